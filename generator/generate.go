@@ -1,0 +1,43 @@
+// Package generator turns a loaded OpenAPI document into the files of a Go
+// MCP server. The pipeline is load (generator/load, the only user of
+// kin-openapi) → build (generator/build) → IR (generator/ir) → emit
+// (generator/emit) → write (generator/write); this package joins the pure
+// middle part.
+package generator
+
+import (
+	"github.com/oa2mcp/oa2mcp/generator/build"
+	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/emit"
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/load"
+)
+
+// Config is the generation configuration; see build.Config.
+type Config = build.Config
+
+// Result is what one generation produced.
+type Result struct {
+	// Files maps slash-separated paths, relative to the output folder, to
+	// their contents.
+	Files map[string][]byte
+	// Server is the IR the files were rendered from.
+	Server *ir.Server
+}
+
+// Generate builds the server model from doc and renders it. It reads no
+// files and keeps no state, so concurrent calls are safe and the same
+// input always gives the same bytes. On errors it returns a nil Result
+// with the problems; warnings may accompany a good result.
+func Generate(doc *load.Document, cfg Config) (*Result, diag.List) {
+	srv, problems := build.Build(doc, cfg)
+	if problems.HasErrors() {
+		return nil, problems
+	}
+	files, err := emit.Emit(srv)
+	if err != nil {
+		problems.Errorf(diag.Position{File: doc.File}, "report this as an oa2mcp bug", "rendering Go code failed: %v", err)
+		return nil, problems
+	}
+	return &Result{Files: files, Server: srv}, problems
+}

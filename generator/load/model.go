@@ -1,0 +1,180 @@
+package load
+
+import "github.com/oa2mcp/oa2mcp/generator/diag"
+
+// This file defines what the loader hands to the rest of the pipeline: plain
+// data with no kin-openapi types, so that only this package depends on the
+// OpenAPI library and every later stage can be tested with literals.
+
+// Document is a loaded, normalised OpenAPI document. Swagger 2.0 and
+// OpenAPI 3.0 inputs are converted to the OpenAPI 3.1 / JSON Schema 2020-12
+// vocabulary before they reach this type.
+type Document struct {
+	// File is the entry file as given by the caller.
+	File string
+	// Version is the input's own version string, e.g. "2.0", "3.0.4", "3.1.0".
+	Version string
+	Title   string
+	// Description is info.description, Markdown as written in the spec.
+	Description string
+	APIVersion  string
+	// Servers are the server URLs with variables substituted by their defaults.
+	Servers []string
+	// Operations are sorted by path, then by method in the order
+	// GET, PUT, POST, DELETE, OPTIONS, HEAD, PATCH, TRACE.
+	Operations []*Operation
+	// SecuritySchemes are keyed by their name in components.securitySchemes.
+	SecuritySchemes map[string]*SecurityScheme
+	// Security is the document-level requirement: alternatives (OR) of
+	// scheme-name sets (AND). Nil means none declared.
+	Security [][]string
+	// Schemas holds every named schema that some node refers to through
+	// Schema.Ref. Names are unique; they come from the last segment of the
+	// original $ref and are deduplicated with numeric suffixes.
+	Schemas map[string]*Schema
+	// Tags maps tag names to their descriptions.
+	Tags map[string]string
+	// Extensions holds the document-level x-oa2mcp-* extensions, decoded
+	// from JSON, keyed without the "x-oa2mcp-" prefix.
+	Extensions map[string]any
+}
+
+// Operation is one HTTP operation.
+type Operation struct {
+	// ID is the operationId as written; empty when the spec has none.
+	ID string
+	// Method is upper case: GET, POST, ...
+	Method string
+	// Path is the path template with any "#fragment" suffix removed.
+	Path string
+	// RawPath is the path key exactly as written in the spec.
+	RawPath     string
+	Summary     string
+	Description string
+	Tags        []string
+	Deprecated  bool
+	// Parameters merges path-item and operation parameters (operation
+	// wins), in spec order.
+	Parameters  []*Parameter
+	RequestBody *RequestBody
+	// Responses are sorted by status ("200", "201", "2XX", "default").
+	Responses []*Response
+	// Security is the operation's requirement; nil inherits the document's,
+	// an empty non-nil slice means "no auth".
+	Security [][]string
+	// Pos locates the operation in the spec for error messages.
+	Pos Position
+	// Extensions holds x-oa2mcp-* extensions without the prefix.
+	Extensions map[string]any
+}
+
+// Parameter is a path, query, header or cookie parameter.
+type Parameter struct {
+	Name        string
+	In          string // "path", "query", "header", "cookie"
+	Description string
+	Required    bool
+	Deprecated  bool
+	// Style and Explode are resolved to their OpenAPI defaults when absent.
+	Style         string
+	Explode       bool
+	AllowReserved bool
+	Schema        *Schema
+	Pos           Position
+}
+
+// RequestBody is an operation's request body, reduced to the one media type
+// the generator will send.
+type RequestBody struct {
+	Description string
+	Required    bool
+	// MediaType is the chosen media type: JSON first, then
+	// x-www-form-urlencoded, then multipart/form-data, then anything else.
+	MediaType string
+	// MediaTypes lists every media type the spec offers, sorted.
+	MediaTypes []string
+	Schema     *Schema
+	Pos        Position
+}
+
+// Response is one declared response.
+type Response struct {
+	Status      string
+	Description string
+	// MediaType is the preferred JSON-like media type, or the first one.
+	MediaType string
+	Schema    *Schema
+}
+
+// SecurityScheme is a components.securitySchemes entry.
+type SecurityScheme struct {
+	Name        string
+	Type        string // "apiKey", "http", "oauth2", "openIdConnect", "mutualTLS"
+	Scheme      string // for http: "bearer", "basic", ...
+	In          string // for apiKey: "header", "query", "cookie"
+	ParamName   string // for apiKey: the header, query or cookie name
+	Description string
+}
+
+// Schema is a JSON Schema 2020-12 node. A node with Ref set is only a
+// reference to Document.Schemas[Ref]; its other fields are empty.
+type Schema struct {
+	Ref string
+
+	// Type is a single JSON type name or empty; Nullable records that
+	// null is also allowed (OpenAPI 3.0 nullable, or a 3.1 type array that
+	// pairs one type with "null"). Types holds a 3.1 type array with more
+	// than one non-null member.
+	Type     string
+	Types    []string
+	Nullable bool
+
+	Title       string
+	Description string
+	Format      string
+	Pattern     string
+	Enum        []any
+	Const       any
+	HasConst    bool
+	Default     any
+	HasDefault  bool
+	Examples    []any
+
+	Minimum          *float64
+	Maximum          *float64
+	ExclusiveMinimum *float64
+	ExclusiveMaximum *float64
+	MultipleOf       *float64
+	MinLength        *uint64
+	MaxLength        *uint64
+	MinItems         *uint64
+	MaxItems         *uint64
+	UniqueItems      bool
+	MinProperties    *uint64
+	MaxProperties    *uint64
+
+	Items       *Schema
+	PrefixItems []*Schema
+
+	// Properties are keyed by property name; PropertyOrder lists the keys
+	// sorted, so that consumers never range over the map.
+	Properties    map[string]*Schema
+	PropertyOrder []string
+	Required      []string
+	// AdditionalProperties is nil when unspecified; NoAdditional is true
+	// for additionalProperties: false.
+	AdditionalProperties *Schema
+	NoAdditional         bool
+
+	AllOf []*Schema
+	AnyOf []*Schema
+	OneOf []*Schema
+	Not   *Schema
+
+	ReadOnly   bool
+	WriteOnly  bool
+	Deprecated bool
+}
+
+// Position is a place in a spec file; see [diag.Position].
+type Position = diag.Position

@@ -1,0 +1,75 @@
+package write
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPlanAndApply(t *testing.T) {
+	dir := t.TempDir()
+	gen := Header + "\npackage x\n"
+	writeFile(t, filepath.Join(dir, "oa2mcp_tools.go"), gen)             // unchanged
+	writeFile(t, filepath.Join(dir, "oa2mcp_tools_2.go"), gen)           // stale, owned
+	writeFile(t, filepath.Join(dir, "oa2mcp_notours.go"), "package x\n") // no header: kept
+	writeFile(t, filepath.Join(dir, "handwritten.go"), gen)              // wrong name: kept
+	writeFile(t, filepath.Join(dir, "oa2mcp_server.go"), gen+"// old\n") // changed
+	writeFile(t, filepath.Join(dir, "cmd", "old", "main.go"), gen)       // stale main
+	files := map[string][]byte{
+		"oa2mcp_tools.go":  []byte(gen),
+		"oa2mcp_server.go": []byte(gen),
+		"cmd/new/main.go":  []byte(gen),
+	}
+	changes, err := Plan(dir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.Kind.String()+" "+c.Path)
+	}
+	want := "create cmd/new/main.go, delete cmd/old/main.go, update oa2mcp_server.go, delete oa2mcp_tools_2.go"
+	if strings.Join(got, ", ") != want {
+		t.Fatalf("plan = %s\nwant   %s", strings.Join(got, ", "), want)
+	}
+	if err := Apply(dir, changes); err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []string{"oa2mcp_notours.go", "handwritten.go", "cmd/new/main.go"} {
+		if _, err := os.Stat(filepath.Join(dir, keep)); err != nil {
+			t.Errorf("%s should exist: %v", keep, err)
+		}
+	}
+	for _, gone := range []string{"oa2mcp_tools_2.go", "cmd/old"} {
+		if _, err := os.Stat(filepath.Join(dir, gone)); err == nil {
+			t.Errorf("%s should be gone", gone)
+		}
+	}
+	if again, _ := Plan(dir, files); len(again) != 0 {
+		t.Errorf("second plan not empty: %v", again)
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	c := Change{Path: "f.go", Kind: Update, Old: []byte("a\nb\nc\nd\n"), New: []byte("a\nB\nc\nd\ne\n")}
+	got := UnifiedDiff("out/f.go", c)
+	want := "--- a/out/f.go\n+++ b/out/f.go\n@@ -1,4 +1,5 @@\n a\n-b\n+B\n c\n d\n+e\n"
+	if got != want {
+		t.Fatalf("diff:\n%s\nwant:\n%s", got, want)
+	}
+	created := UnifiedDiff("x", Change{Kind: Create, New: []byte("x\n")})
+	if !strings.HasPrefix(created, "--- /dev/null\n+++ b/x\n@@ -0,0 +1,1 @@\n+x\n") {
+		t.Fatalf("create diff:\n%s", created)
+	}
+}

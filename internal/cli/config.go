@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/internal/strictyaml"
+)
+
+// fileConfig is the oa2mcp.yaml configuration file (version 1). It holds
+// the same settings as the generate flags; flags given on the command
+// line win. Relative paths are relative to the file's own folder.
+type fileConfig struct {
+	Version         int      `yaml:"version"`
+	Spec            string   `yaml:"spec"`
+	Overrides       string   `yaml:"overrides"`
+	Out             string   `yaml:"out"`
+	Package         string   `yaml:"package"`
+	Name            string   `yaml:"name"`
+	ToolPrefix      string   `yaml:"tool_prefix"`
+	AllowRemoteRefs []string `yaml:"allow_remote_refs"`
+}
+
+// readConfig reads and checks a configuration file.
+func readConfig(path string) (*fileConfig, diag.List) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var l diag.List
+		l.Errorf(diag.Position{File: path}, "check the -c path", "cannot read config: %v", err)
+		return nil, l
+	}
+	var cfg fileConfig
+	problems := strictyaml.Decode(path, data, &cfg)
+	if problems.HasErrors() {
+		return nil, problems
+	}
+	if cfg.Version != 1 {
+		problems.Errorf(diag.Position{File: path, Line: 1, Column: 1}, "start the file with \"version: 1\"",
+			"unsupported config version %d", cfg.Version)
+		return nil, problems
+	}
+	dir := filepath.Dir(path)
+	for _, p := range []*string{&cfg.Spec, &cfg.Overrides, &cfg.Out} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(dir, *p)
+		}
+	}
+	return &cfg, problems
+}
+
+// settings are the resolved generate settings.
+type settings struct {
+	spec, overrides, out, pkg, name, toolPrefix string
+	allowRemote                                 []string
+	check                                       bool
+}
+
+// validate reports missing required settings.
+func (s *settings) validate() error {
+	switch {
+	case s.spec == "":
+		return usageErr("--spec is required (or spec: in the -c config file)")
+	case s.out == "":
+		return usageErr("--out is required (or out: in the -c config file)")
+	}
+	if s.pkg != "" && !isGoIdent(s.pkg) {
+		return usageErr("--package %q is not a valid Go package name; use lower-case letters and digits", s.pkg)
+	}
+	return nil
+}
+
+func isGoIdent(s string) bool {
+	for i, r := range s {
+		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')
+		if !ok {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func printProblems(w interface{ Write([]byte) (int, error) }, problems diag.List) {
+	problems.Sort()
+	for _, p := range problems {
+		fmt.Fprintln(w, p.String())
+	}
+}

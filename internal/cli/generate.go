@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/oa2mcp/oa2mcp/generator"
+	"github.com/oa2mcp/oa2mcp/generator/build"
+	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/generator/write"
+)
+
+func newGenerateCmd() *cobra.Command {
+	var s settings
+	var configPath string
+	cmd := &cobra.Command{
+		Use:   "generate --spec FILE --out DIR [flags] | generate -c oa2mcp.yaml",
+		Short: "Generate a Go MCP server from an OpenAPI document",
+		Long: `Generate reads an OpenAPI 3.0/3.1 or Swagger 2.0 document and writes a Go
+package with an MCP server for it, plus a runnable main under cmd/NAME.
+
+Exit codes: 0 ok, 1 problems in the inputs (or drift with --check), 2 usage or I/O error.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if configPath != "" {
+				if err := mergeConfig(cmd, &s, configPath); err != nil {
+					return err
+				}
+			}
+			if err := s.validate(); err != nil {
+				return err
+			}
+			return runGenerate(cmd.Context(), &s, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&configPath, "config", "c", "", "read settings from an oa2mcp.yaml file (version: 1); flags win")
+	f.StringVar(&s.spec, "spec", "", "OpenAPI document (YAML or JSON)")
+	f.StringVar(&s.overrides, "overrides", "", "override file shaping the tools")
+	f.StringVar(&s.out, "out", "", "output folder for the generated package")
+	f.StringVar(&s.pkg, "package", "", "Go package name (default: derived from --name)")
+	f.StringVar(&s.name, "name", "", "server name, also cmd/NAME (default: derived from the spec title)")
+	f.StringVar(&s.toolPrefix, "tool-prefix", "", "prefix for every tool name, e.g. petstore")
+	f.StringSliceVar(&s.allowRemote, "allow-remote-refs", nil, "hosts whose http(s) $refs may be fetched (default: none)")
+	f.BoolVar(&s.check, "check", false, "compare with the output folder instead of writing; exit 1 on drift")
+	return cmd
+}
+
+// mergeConfig fills settings from the config file where no flag was given.
+func mergeConfig(cmd *cobra.Command, s *settings, path string) error {
+	cfg, problems := readConfig(path)
+	printProblems(cmd.ErrOrStderr(), problems)
+	if problems.HasErrors() {
+		return &exitError{code: exitProblems, err: fmt.Errorf("%d problem(s) in %s", len(problems.Errors()), path)}
+	}
+	set := func(flag string, dst *string, v string) {
+		if !cmd.Flags().Changed(flag) {
+			*dst = v
+		}
+	}
+	set("spec", &s.spec, cfg.Spec)
+	set("overrides", &s.overrides, cfg.Overrides)
+	set("out", &s.out, cfg.Out)
+	set("package", &s.pkg, cfg.Package)
+	set("name", &s.name, cfg.Name)
+	set("tool-prefix", &s.toolPrefix, cfg.ToolPrefix)
+	if !cmd.Flags().Changed("allow-remote-refs") {
+		s.allowRemote = cfg.AllowRemoteRefs
+	}
+	return nil
+}
+
+// runGenerate loads, generates and writes (or checks) one server.
+func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if s.overrides != "" {
+		return usageErr("--overrides: override files are not supported by this version yet")
+	}
+	doc, problems := load.Load(ctx, s.spec, load.Options{AllowRemoteHosts: s.allowRemote})
+	if problems.HasErrors() {
+		return reportProblems(stderr, problems)
+	}
+	cfg, err := buildConfig(s)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	res, genProblems := generator.Generate(doc, cfg)
+	problems = append(problems, genProblems...)
+	if problems.HasErrors() {
+		return reportProblems(stderr, problems)
+	}
+	printProblems(stderr, problems)
+	return writeResult(s, res, stdout)
+}
+
+func reportProblems(stderr io.Writer, problems diag.List) error {
+	printProblems(stderr, problems)
+	return &exitError{code: exitProblems, err: fmt.Errorf("%d error(s); nothing was written", len(problems.Errors()))}
+}
+
+// buildConfig derives the generator configuration from the settings and
+// the output folder's place among Go modules.
+func buildConfig(s *settings) (build.Config, error) {
+	name := s.name
+	mod, err := findModule(s.out, moduleFallback(name, s.out))
+	if err != nil {
+		return build.Config{}, err
+	}
+	outAbs, err := filepath.Abs(s.out)
+	if err != nil {
+		return build.Config{}, err
+	}
+	specAbs, err := filepath.Abs(s.spec)
+	if err != nil {
+		return build.Config{}, err
+	}
+	source, err := filepath.Rel(outAbs, specAbs)
+	if err != nil {
+		source = filepath.Base(specAbs)
+	}
+	return build.Config{
+		Name: name, Package: s.pkg, ImportPath: mod.importPath, GoMod: mod.newModule,
+		Source: filepath.ToSlash(source), ToolPrefix: s.toolPrefix,
+	}, nil
+}
+
+// moduleFallback is the module path of a go.mod generated for an output
+// folder outside any module: the server name, else the folder's name.
+func moduleFallback(name, out string) string {
+	if name != "" {
+		return name
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return "mcpserver"
+	}
+	return filepath.Base(abs)
+}
+
+// writeResult writes the files, or in check mode reports drift.
+func writeResult(s *settings, res *generator.Result, stdout io.Writer) error {
+	changes, err := write.Plan(s.out, res.Files)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	if s.check {
+		if len(changes) == 0 {
+			fmt.Fprintf(stdout, "%s is up to date (%d files)\n", s.out, len(res.Files))
+			return nil
+		}
+		printDrift(stdout, s.out, changes)
+		return &exitError{code: exitProblems, err: fmt.Errorf("%s is out of date: %d file(s) differ; run oa2mcp generate", s.out, len(changes))}
+	}
+	if err := write.Apply(s.out, changes); err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	fmt.Fprintf(stdout, "generated %d tools into %s: %d file(s) written, %d unchanged\n",
+		len(res.Server.Tools), s.out, len(changes), len(res.Files)-countWrites(changes))
+	return nil
+}
+
+func countWrites(changes []write.Change) int {
+	n := 0
+	for _, c := range changes {
+		if c.Kind != write.Delete {
+			n++
+		}
+	}
+	return n
+}
+
+// printDrift lists the changes --check found, with a unified diff.
+func printDrift(w io.Writer, dir string, changes []write.Change) {
+	for _, c := range changes {
+		fmt.Fprint(w, write.UnifiedDiff(filepath.ToSlash(filepath.Join(dir, c.Path)), c))
+	}
+}
