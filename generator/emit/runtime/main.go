@@ -1,0 +1,167 @@
+package rt
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// mainConfig is the parsed command line.
+type mainConfig struct {
+	transport, addr, baseURL, logLevel, logFormat string
+	timeout                                       time.Duration
+}
+
+// runMain is the generated binary's main: it parses flags, builds the
+// server and serves stdio or Streamable HTTP. Exit codes: 0 ok, 1 runtime
+// failure, 2 usage error. Logs go to stderr only: on stdio, stdout is the
+// protocol channel.
+func runMain(spec *serverSpec, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, code := parseFlags(spec, args, stderr)
+	if code >= 0 {
+		return code
+	}
+	logger, err := newLogger(cfg, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if os.Getenv("GOGC") == "" {
+		// The SDK allocates ~165 KiB per call; a higher GC target trades
+		// some memory for markedly less CPU.
+		debug.SetGCPercent(400)
+	}
+	srv, err := newServer(spec, Options{BaseURL: cfg.baseURL, Logger: logger, Timeout: cfg.timeout})
+	if err != nil {
+		logger.Error("cannot start", "error", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if cfg.transport == "http" {
+		err = serveHTTP(ctx, srv, cfg.addr, logger)
+	} else {
+		logger.Info("serving MCP on stdio", "server", spec.Name)
+		err = srv.RunStdio(ctx, stdin, stdout)
+	}
+	if err != nil {
+		logger.Error("server stopped", "error", err)
+		return 1
+	}
+	return 0
+}
+
+// parseFlags returns the config and -1, or an exit code when the program
+// must stop (0 after -h, 2 on usage errors).
+func parseFlags(spec *serverSpec, args []string, stderr io.Writer) (*mainConfig, int) {
+	cfg := &mainConfig{}
+	fs := flag.NewFlagSet(spec.Name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.transport, "transport", "stdio", "transport: stdio or http")
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen address for --transport http")
+	fs.StringVar(&cfg.baseURL, "base-url", "", "upstream API base URL (default "+baseURLDefault(spec)+")")
+	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "timeout of each upstream call")
+	fs.StringVar(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format: text or json")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: %s [flags]\n\nMCP server for %s.\n\nFlags:\n", spec.Name, titleOr(spec))
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0
+		}
+		return nil, 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "unexpected argument %q\n", fs.Arg(0))
+		return nil, 2
+	}
+	if cfg.transport != "stdio" && cfg.transport != "http" {
+		fmt.Fprintf(stderr, "invalid --transport %q: use stdio or http\n", cfg.transport)
+		return nil, 2
+	}
+	if cfg.timeout <= 0 {
+		fmt.Fprintf(stderr, "invalid --timeout %s: must be positive\n", cfg.timeout)
+		return nil, 2
+	}
+	return cfg, -1
+}
+
+func titleOr(spec *serverSpec) string {
+	if spec.Title != "" {
+		return spec.Title
+	}
+	return spec.Name
+}
+
+func baseURLDefault(spec *serverSpec) string {
+	d := spec.DefaultBaseURL
+	if d == "" {
+		d = "none"
+	}
+	if spec.BaseURLEnv != "" {
+		return "$" + spec.BaseURLEnv + ", else " + d
+	}
+	return d
+}
+
+func newLogger(cfg *mainConfig, stderr io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.logLevel)); err != nil {
+		return nil, fmt.Errorf("invalid --log-level %q: use debug, info, warn or error", cfg.logLevel)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch strings.ToLower(cfg.logFormat) {
+	case "text":
+		return slog.New(slog.NewTextHandler(stderr, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(stderr, opts)), nil
+	}
+	return nil, fmt.Errorf("invalid --log-format %q: use text or json", cfg.logFormat)
+}
+
+// serveHTTP serves /mcp and /healthz until ctx is done, then drains
+// in-flight calls.
+func serveHTTP(ctx context.Context, srv *Server, addr string, logger *slog.Logger) error {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.HTTPHandler())
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, "ok")
+	})
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	logger.Info("listening on http://" + ln.Addr().String() + "/mcp")
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutCtx); err != nil {
+		return err
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
