@@ -1,0 +1,325 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// Raw-text fix-ups applied to each file before kin-openapi parses it. Every
+// edit keeps line numbers unchanged (replacements stay on their line, or
+// replace newlines with newlines), so positions kin records still point at
+// the user's text.
+
+// edit replaces data[off:off+n] with text.
+type edit struct {
+	off, n int
+	text   string
+}
+
+// applyEdits applies non-overlapping edits (any order) back to front.
+func applyEdits(data []byte, edits []edit) []byte {
+	if len(edits) == 0 {
+		return data
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].off > edits[j].off })
+	out := bytes.Clone(data)
+	for _, e := range edits {
+		if e.off < 0 || e.off+e.n > len(out) {
+			continue
+		}
+		out = append(out[:e.off], append([]byte(e.text), out[e.off+e.n:]...)...)
+	}
+	return out
+}
+
+// fixTupleItems rewrites Swagger 2.0 JSON tuple-style "items": [a, b] into
+// "items": {"x-oa2mcp-tuple": true, "allOf": [a, b]}, which openapi2 can
+// decode (it rejects an array there, and Swagger 2.0 has no anyOf). The
+// schema converter turns the marked allOf into anyOf (tupleToAnyOf).
+func fixTupleItems(data []byte) []byte {
+	if !bytes.Contains(data, []byte(`"items": [`)) && !bytes.Contains(data, []byte(`"items":[`)) {
+		return data
+	}
+	hits := scanKeys(data, true, func(p []string) bool { return p[len(p)-1] == "items" })
+	var edits []edit
+	for _, h := range hits {
+		if h.voff < len(data) && data[h.voff] == '[' && h.vend > h.voff && data[h.vend-1] == ']' && inSchemaContext(h.path) {
+			edits = append(edits, edit{off: h.voff, n: 1, text: `{"` + tupleMarker + `":true,"allOf":[`}, edit{off: h.vend - 1, n: 1, text: `]}`})
+		}
+	}
+	return applyEdits(data, edits)
+}
+
+// tupleMarker flags a rewritten tuple "items"; see fixTupleItems.
+const tupleMarker = "x-oa2mcp-tuple"
+
+// inSchemaContext excludes "items" keys inside examples, where an array is
+// ordinary data.
+func inSchemaContext(p []string) bool {
+	for _, k := range p {
+		if k == "example" || k == "examples" || k == "x-example" || k == "default" || k == "enum" {
+			return false
+		}
+	}
+	return true
+}
+
+// fixDescriptionRefs replaces `description: {$ref: file#/ptr}` (a
+// non-standard DigitalOcean idiom kin cannot decode into a string) by the
+// referenced text, or by an empty string when it cannot be read.
+func fixDescriptionRefs(key string, data []byte, isJSON bool) []byte {
+	if isJSON {
+		return data
+	}
+	var edits []edit
+	for _, k := range []string{"description", "properties"} {
+		edits = append(edits, keyRefEdits(key, data, k)...)
+	}
+	return applyEdits(data, edits)
+}
+
+// keyRefEdits finds every "<k>:" whose value is a lone $ref.
+func keyRefEdits(key string, data []byte, k string) []edit {
+	pat := []byte(k + ":")
+	if !bytes.Contains(data, pat) {
+		return nil
+	}
+	var edits []edit
+	for i := 0; ; {
+		j := bytes.Index(data[i:], pat)
+		if j < 0 {
+			break
+		}
+		at := i + j
+		i = at + len(pat)
+		if e, ok := keyRefEdit(key, data, at, k); ok {
+			edits = append(edits, e...)
+		}
+	}
+	return edits
+}
+
+// keyRefEdit checks one "<k>:" occurrence at offset at. A description
+// becomes the referenced text; a properties map (DigitalOcean writes
+// "properties: {$ref: attributes.yml#/x}") becomes a flow mapping of one
+// $ref per referenced property, all on the same line.
+func keyRefEdit(key string, data []byte, at int, k string) ([]edit, bool) {
+	lineStart := bytes.LastIndexByte(data[:at], '\n') + 1
+	if strings.TrimLeft(string(data[lineStart:at]), " -") != "" {
+		return nil, false
+	}
+	eol := bytes.IndexByte(data[at:], '\n')
+	klen := len(k) + 1
+	if eol < 0 || strings.TrimSpace(string(data[at+klen:at+eol])) != "" {
+		return nil, false
+	}
+	next := at + eol + 1
+	nextEnd := bytes.IndexByte(data[next:], '\n')
+	if nextEnd < 0 {
+		nextEnd = len(data) - next
+	}
+	line := string(data[next : next+nextEnd])
+	body := strings.TrimLeft(line, " ")
+	indent := at - lineStart
+	if len(line)-len(body) <= indent || !strings.HasPrefix(body, "$ref:") {
+		return nil, false
+	}
+	if parentKey(data, lineStart, indent) == "properties" {
+		return nil, false // a property named "description"
+	}
+	ref := yamlScalar(body[len("$ref:"):])
+	var repl string
+	if k == "description" {
+		quoted, _ := json.Marshal(readRefText(key, ref))
+		repl = string(quoted)
+	} else if repl = propertiesRefs(key, ref); repl == "" {
+		return nil, false
+	}
+	eolOff := at + eol
+	if eolOff > 0 && data[eolOff-1] == '\r' {
+		eolOff--
+	}
+	return []edit{
+		{off: at + klen, n: eolOff - at - klen, text: " " + repl},
+		{off: next, n: len(strings.TrimRight(line, "\r")), text: strings.Repeat(" ", len(line)-len(body)) + "# " + strings.TrimRight(body, "\r")},
+	}, true
+}
+
+// parentKey returns the key of the closest preceding line indented less
+// than indent.
+func parentKey(data []byte, lineStart, indent int) string {
+	for end := lineStart - 1; end > 0; {
+		start := bytes.LastIndexByte(data[:end], '\n') + 1
+		line := string(data[start:end])
+		body := strings.TrimLeft(line, " ")
+		if body != "" && body[0] != '#' && len(line)-len(body) < indent {
+			k, _, _ := splitYAMLKey(strings.TrimLeft(body, "- "))
+			return k
+		}
+		end = start - 1
+	}
+	return ""
+}
+
+// readRefValue reads the value a $ref points at, relative to the file
+// with URL key; nil when it cannot.
+func readRefValue(key, ref string) any {
+	file, frag, _ := strings.Cut(ref, "#")
+	base, err := url.Parse(key)
+	if err != nil || file == "" || strings.Contains(file, "://") {
+		return nil
+	}
+	p := path.Join(path.Dir(base.Path), file)
+	b, err := readRegular(filepath.FromSlash(p))
+	if err != nil {
+		return nil
+	}
+	var v any
+	if yaml.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	for _, tok := range strings.Split(strings.Trim(frag, "/"), "/") {
+		if tok == "" {
+			continue
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[unescapePointer(tok)]
+	}
+	return v
+}
+
+// readRefText is the string a description $ref points at, or "".
+func readRefText(key, ref string) string {
+	s, _ := readRefValue(key, ref).(string)
+	return s
+}
+
+// propertiesRefs renders a properties map $ref as a one-line flow mapping
+// of per-property $refs; "" when the target is not a mapping.
+func propertiesRefs(key, ref string) string {
+	m, ok := readRefValue(key, ref).(map[string]any)
+	if !ok || len(m) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	base := ref
+	if !strings.Contains(base, "#") {
+		base += "#"
+	}
+	base = strings.TrimSuffix(base, "/")
+	parts := make([]string, len(names))
+	for i, n := range names {
+		kq, _ := json.Marshal(n)
+		rq, _ := json.Marshal(base + "/" + escapePointer(n))
+		parts[i] = string(kq) + `: {"$ref": ` + string(rq) + "}"
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func unescapePointer(tok string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+}
+
+func escapePointer(tok string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+}
+
+// fixIDRefs rewrites JSON Schema $id- and $anchor-based $refs (e.g.
+// "/components/schemas/petdetails#pet_details_id") into JSON pointers to the
+// schema they name, which kin-openapi can resolve; it would otherwise treat
+// the $id as a file path.
+func fixIDRefs(data []byte, isJSON bool) []byte {
+	if !bytes.Contains(data, []byte("$id")) && !bytes.Contains(data, []byte("$anchor")) {
+		return data
+	}
+	hits := scanKeys(data, isJSON, func(p []string) bool {
+		k := p[len(p)-1]
+		return k == "$id" || k == "$anchor" || k == "$ref"
+	})
+	ids, anchors := map[string][]string{}, map[string][]string{}
+	for _, h := range hits {
+		switch h.path[len(h.path)-1] {
+		case "$id":
+			ids[strings.TrimSuffix(h.value, "#")] = h.path[:len(h.path)-1]
+		case "$anchor":
+			anchors[h.value] = h.path[:len(h.path)-1]
+		}
+	}
+	var edits []edit
+	for _, h := range hits {
+		if h.path[len(h.path)-1] != "$ref" {
+			continue
+		}
+		target, ok := idTarget(h.value, ids, anchors)
+		if !ok {
+			continue
+		}
+		edits = append(edits, refValueEdit(data, h, target, isJSON))
+	}
+	return applyEdits(data, edits)
+}
+
+// idTarget maps a $ref naming an $id or anchor to the key path it denotes.
+func idTarget(ref string, ids, anchors map[string][]string) ([]string, bool) {
+	if ref == "" || strings.HasPrefix(ref, "#/") || ref == "#" {
+		return nil, false
+	}
+	base, frag, _ := strings.Cut(ref, "#")
+	var p []string
+	if base != "" {
+		var ok bool
+		if p, ok = ids[base]; !ok {
+			return nil, false
+		}
+	}
+	switch {
+	case frag == "":
+	case strings.HasPrefix(frag, "/"):
+		for _, tok := range strings.Split(frag[1:], "/") {
+			p = append(p[:len(p):len(p)], unescapePointer(tok))
+		}
+	default:
+		a, ok := anchors[frag]
+		if !ok {
+			return nil, false
+		}
+		p = a
+	}
+	if p == nil {
+		return nil, false
+	}
+	return p, true
+}
+
+// refValueEdit replaces the $ref value of hit h with a pointer to target.
+func refValueEdit(data []byte, h keyHit, target []string, isJSON bool) edit {
+	toks := make([]string, len(target))
+	for i, t := range target {
+		toks[i] = escapePointer(t)
+	}
+	ptr := "#/" + strings.Join(toks, "/")
+	if isJSON {
+		q, _ := json.Marshal(ptr)
+		return edit{off: h.voff, n: h.vend - h.voff, text: string(q)}
+	}
+	end := bytes.IndexByte(data[h.voff:], '\n')
+	if end < 0 {
+		end = len(data) - h.voff
+	}
+	val := strings.TrimRight(string(data[h.voff:h.voff+end]), "\r")
+	return edit{off: h.voff, n: len(val), text: "'" + strings.ReplaceAll(ptr, "'", "''") + "'"}
+}

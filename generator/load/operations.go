@@ -1,0 +1,258 @@
+package load
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// methodOrder is the order of operations within one path.
+var methodOrder = [...]string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
+
+// operations converts every operation, sorted by path then method.
+func (l *loader) operations(t *openapi3.T, sc *schemaConverter) []*Operation {
+	if t.Paths == nil {
+		return []*Operation{}
+	}
+	keys := t.Paths.InMatchingOrder()
+	sort.Slice(keys, func(i, j int) bool {
+		pi, pj := stripFragment(keys[i]), stripFragment(keys[j])
+		if pi != pj {
+			return pi < pj
+		}
+		return keys[i] < keys[j]
+	})
+	ops := []*Operation{}
+	for _, raw := range keys {
+		item := t.Paths.Value(raw)
+		if item == nil {
+			continue
+		}
+		for _, m := range methodOrder {
+			if op := item.GetOperation(m); op != nil {
+				ops = append(ops, l.operation(raw, m, item, op, sc))
+			}
+		}
+	}
+	sort.SliceStable(ops, func(i, j int) bool {
+		if ops[i].Path != ops[j].Path {
+			return ops[i].Path < ops[j].Path
+		}
+		return methodRank(ops[i].Method) < methodRank(ops[j].Method)
+	})
+	return ops
+}
+
+func methodRank(m string) int {
+	for i, x := range methodOrder {
+		if x == m {
+			return i
+		}
+	}
+	return len(methodOrder)
+}
+
+// stripFragment drops a "#fragment" suffix some specs (Box) use to make
+// path keys unique.
+func stripFragment(p string) string {
+	if i := strings.IndexByte(p, '#'); i >= 0 {
+		return p[:i]
+	}
+	return p
+}
+
+func (l *loader) operation(raw, method string, item *openapi3.PathItem, op *openapi3.Operation, sc *schemaConverter) *Operation {
+	o := &Operation{
+		ID:          op.OperationID,
+		Method:      method,
+		Path:        stripFragment(raw),
+		RawPath:     raw,
+		Summary:     op.Summary,
+		Description: op.Description,
+		Tags:        append([]string(nil), op.Tags...),
+		Deprecated:  op.Deprecated,
+		Extensions:  oa2mcpExtensions(op.Extensions),
+	}
+	if l.swagger {
+		o.Pos = l.v2pos[v2Key(raw, method)]
+	} else {
+		o.Pos = l.originPos(op.Origin)
+	}
+	if o.Pos.File == "" {
+		o.Pos = Position{File: l.path}
+	}
+	if op.Security != nil {
+		o.Security = securityRequirements(*op.Security)
+	}
+	o.Parameters = l.parameters(o, item.Parameters, op.Parameters, sc)
+	if op.RequestBody != nil && op.RequestBody.Value != nil {
+		o.RequestBody = l.requestBody(o, op.RequestBody, sc)
+	}
+	o.Responses = responses(op.Responses, sc)
+	return o
+}
+
+// parameters merges path-item and operation parameters; the operation's
+// win on the same name and location.
+func (l *loader) parameters(o *Operation, itemParams, opParams openapi3.Parameters, sc *schemaConverter) []*Parameter {
+	type key struct{ name, in string }
+	overridden := map[key]bool{}
+	for _, p := range opParams {
+		if p != nil && p.Value != nil {
+			overridden[key{p.Value.Name, p.Value.In}] = true
+		}
+	}
+	var out []*Parameter
+	for _, p := range itemParams {
+		if p != nil && p.Value != nil && !overridden[key{p.Value.Name, p.Value.In}] {
+			out = append(out, l.parameter(o, p, sc))
+		}
+	}
+	seen := map[key]bool{}
+	for _, p := range opParams {
+		if p == nil || p.Value == nil || seen[key{p.Value.Name, p.Value.In}] {
+			continue
+		}
+		seen[key{p.Value.Name, p.Value.In}] = true
+		out = append(out, l.parameter(o, p, sc))
+	}
+	return out
+}
+
+func (l *loader) parameter(o *Operation, ref *openapi3.ParameterRef, sc *schemaConverter) *Parameter {
+	p := ref.Value
+	out := &Parameter{
+		Name:          p.Name,
+		In:            p.In,
+		Description:   p.Description,
+		Required:      p.Required,
+		Deprecated:    p.Deprecated,
+		Style:         p.Style,
+		AllowReserved: p.AllowReserved,
+	}
+	switch {
+	case p.Schema != nil:
+		out.Schema = sc.convert(p.Schema)
+	case len(p.Content) > 0:
+		mt := chooseMediaType(p.Content, false)
+		out.Schema = sc.convert(p.Content[mt].Schema)
+	}
+	if out.Style == "" {
+		out.Style = "form"
+		if p.In == "path" || p.In == "header" {
+			out.Style = "simple"
+		}
+	}
+	out.Explode = out.Style == "form"
+	if p.Explode != nil {
+		out.Explode = *p.Explode
+	}
+	out.Pos = l.paramPos(o, ref)
+	return out
+}
+
+func (l *loader) paramPos(o *Operation, ref *openapi3.ParameterRef) Position {
+	if l.swagger {
+		if pos, ok := l.v2pos[v2Key(o.RawPath, o.Method, ref.Value.Name)]; ok {
+			return pos
+		}
+		if pos, ok := l.v2pos[v2Key(o.RawPath, o.Method, "$ref:"+ref.Ref)]; ok {
+			return pos
+		}
+		return o.Pos
+	}
+	if pos := l.originPos(ref.Value.Origin); pos.File != "" {
+		return pos
+	}
+	if pos := l.originPos(ref.Origin); pos.File != "" {
+		return pos
+	}
+	return o.Pos
+}
+
+func (l *loader) requestBody(o *Operation, ref *openapi3.RequestBodyRef, sc *schemaConverter) *RequestBody {
+	b := ref.Value
+	out := &RequestBody{Description: b.Description, Required: b.Required, Pos: o.Pos}
+	if !l.swagger {
+		if pos := l.originPos(b.Origin); pos.File != "" {
+			out.Pos = pos
+		}
+	}
+	for mt := range b.Content {
+		out.MediaTypes = append(out.MediaTypes, mt)
+	}
+	sort.Strings(out.MediaTypes)
+	if len(b.Content) > 0 {
+		out.MediaType = chooseMediaType(b.Content, true)
+		if m := b.Content[out.MediaType]; m != nil {
+			out.Schema = sc.convert(m.Schema)
+		}
+	}
+	return out
+}
+
+// isJSONMedia reports application/json and any +json type.
+func isJSONMedia(mt string) bool {
+	base, _, _ := strings.Cut(strings.ToLower(mt), ";")
+	base = strings.TrimSpace(base)
+	return base == "application/json" || strings.HasSuffix(base, "+json")
+}
+
+// chooseMediaType picks JSON first, then (for bodies) form-urlencoded, then
+// multipart, then the first in sorted order.
+func chooseMediaType(content openapi3.Content, body bool) string {
+	keys := make([]string, 0, len(content))
+	for k := range content {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	prefs := []func(string) bool{isJSONMedia}
+	if body {
+		prefs = append(prefs,
+			func(s string) bool { return strings.HasPrefix(strings.ToLower(s), "application/x-www-form-urlencoded") },
+			func(s string) bool { return strings.HasPrefix(strings.ToLower(s), "multipart/form-data") })
+	}
+	for _, pref := range prefs {
+		for _, k := range keys {
+			if pref(k) {
+				return k
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	return keys[0]
+}
+
+func responses(rs *openapi3.Responses, sc *schemaConverter) []*Response {
+	if rs == nil {
+		return nil
+	}
+	m := rs.Map()
+	codes := make([]string, 0, len(m))
+	for c := range m {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	var out []*Response
+	for _, c := range codes {
+		ref := m[c]
+		if ref == nil || ref.Value == nil {
+			continue
+		}
+		r := &Response{Status: c}
+		if ref.Value.Description != nil {
+			r.Description = *ref.Value.Description
+		}
+		if len(ref.Value.Content) > 0 {
+			r.MediaType = chooseMediaType(ref.Value.Content, false)
+			if mt := ref.Value.Content[r.MediaType]; mt != nil {
+				r.Schema = sc.convert(mt.Schema)
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}

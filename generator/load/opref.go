@@ -1,0 +1,106 @@
+package load
+
+import (
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// opWrapperHeader turns an operation file into a one-operation document.
+// kin-openapi silently ignores "$ref" on operations (DigitalOcean uses it
+// for every operation), so each referenced operation file is decoded inside
+// this wrapper at the file's own URL, which keeps the file's relative $refs
+// working. Positions inside the wrapper are shifted back (fileSet.shifted).
+const opWrapperHeader = "openapi: 3.0.0\ninfo:\n  title: x\n  version: x\npaths:\n  /x:\n    get:\n"
+
+// opWrapperIndent is how far the wrapped file's lines are indented.
+const opWrapperIndent = 6
+
+// resolveOperationRefs replaces every operation written as {$ref: file} by
+// the operation that file holds. Walks paths in sorted order so that the
+// loading order, and thus naming, is deterministic.
+func (l *loader) resolveOperationRefs(kl *openapi3.Loader, t *openapi3.T) error {
+	if t.Paths == nil {
+		return nil
+	}
+	keys := t.Paths.InMatchingOrder()
+	sort.Strings(keys)
+	for _, key := range keys {
+		item := t.Paths.Value(key)
+		if item == nil {
+			continue
+		}
+		for _, m := range methodOrder {
+			op := item.GetOperation(m)
+			if op == nil {
+				continue
+			}
+			ref, ok := op.Extensions["$ref"].(string)
+			if !ok || op.OperationID != "" || op.Responses != nil && op.Responses.Len() > 0 {
+				continue
+			}
+			resolved, err := l.loadOperationFile(kl, op, ref)
+			if err != nil {
+				return err
+			}
+			if resolved != nil {
+				item.SetOperation(m, resolved)
+			}
+		}
+	}
+	return nil
+}
+
+// loadOperationFile decodes the operation file ref (relative to the file
+// holding op) inside the wrapper document.
+func (l *loader) loadOperationFile(kl *openapi3.Loader, op *openapi3.Operation, ref string) (*openapi3.Operation, error) {
+	base := l.files.entryURL()
+	if op.Origin != nil && op.Origin.Key != nil && op.Origin.Key.File != "" {
+		if u, err := url.Parse(op.Origin.Key.File); err == nil {
+			base = u
+		}
+	}
+	file, _, _ := strings.Cut(ref, "#")
+	target, err := url.Parse(file)
+	if err != nil || file == "" {
+		return nil, nil
+	}
+	if !target.IsAbs() && !path.IsAbs(target.Path) {
+		target = base.ResolveReference(target)
+		if base.Scheme == "" {
+			target = &url.URL{Path: path.Join(path.Dir(base.Path), file)}
+		}
+	}
+	data, err := l.files.read(kl, target)
+	if err != nil {
+		return nil, err
+	}
+	key := target.String()
+	l.files.shifted[key] = shift{lines: strings.Count(opWrapperHeader, "\n"), cols: opWrapperIndent}
+	doc, err := kl.LoadFromDataWithPath(wrapOperation(data), target)
+	if err != nil {
+		return nil, err
+	}
+	if doc.Paths == nil || doc.Paths.Value("/x") == nil {
+		return nil, nil
+	}
+	return doc.Paths.Value("/x").Get, nil
+}
+
+// wrapOperation indents every line of an operation file under the header.
+func wrapOperation(data []byte) []byte {
+	pad := strings.Repeat(" ", opWrapperIndent)
+	var b strings.Builder
+	b.Grow(len(data) + len(data)/20 + len(opWrapperHeader))
+	b.WriteString(opWrapperHeader)
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if line != "" && line != "\n" {
+			b.WriteString(pad)
+		}
+		b.WriteString(line)
+	}
+	return []byte(b.String())
+}

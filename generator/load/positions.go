@@ -1,0 +1,75 @@
+package load
+
+import (
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// installFixups applies the raw-text fix-ups to the entry and arranges for
+// every further file to get the same when kin first reads it.
+func (l *loader) installFixups(entry []byte) {
+	if l.swagger {
+		if looksJSON(entry) {
+			entry = fixTupleItems(entry)
+		}
+		l.files.setEntry(entry)
+		return
+	}
+	fix := func(key string, b []byte) []byte {
+		isJSON := looksJSON(b)
+		b = fixDescriptionRefs(key, b, isJSON)
+		if strings.HasPrefix(l.version, "3.1") {
+			b = fixIDRefs(b, isJSON)
+		}
+		return b
+	}
+	l.files.setEntry(fix(l.files.entryURL().String(), entry))
+	l.files.fixups = fix
+}
+
+// v2Key names a Swagger 2.0 position: a path, method and optionally a
+// parameter name.
+func v2Key(parts ...string) string { return strings.Join(parts, "\x00") }
+
+// indexV2Positions records where each operation and named parameter of a
+// Swagger 2.0 entry file is, since openapi2 keeps no origins.
+func (l *loader) indexV2Positions() {
+	data := l.files.entryData()
+	isJSON := looksJSON(data)
+	hits := scanKeys(data, isJSON, func(p []string) bool {
+		if p[0] != "paths" {
+			return false
+		}
+		switch len(p) {
+		case 3:
+			return true
+		case 6:
+			return p[3] == "parameters" && (p[5] == "name" || p[5] == "$ref")
+		}
+		return false
+	})
+	li := newLineIndex(data)
+	l.v2pos = make(map[string]Position, len(hits))
+	for _, h := range hits {
+		line, col := li.pos(h.off)
+		pos := Position{File: l.path, Line: line, Column: col}
+		if len(h.path) == 3 {
+			l.v2pos[v2Key(h.path[1], strings.ToUpper(h.path[2]))] = pos
+			continue
+		}
+		name := h.value
+		if h.path[5] == "$ref" {
+			name = "$ref:" + h.value
+		}
+		l.v2pos[v2Key(h.path[1], strings.ToUpper(h.path[2]), name)] = pos
+	}
+}
+
+// originPos is the position an element's origin records, if any.
+func (l *loader) originPos(o *openapi3.Origin) Position {
+	if o == nil || o.Key == nil {
+		return Position{}
+	}
+	return l.files.position(o.Key)
+}
