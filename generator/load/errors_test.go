@@ -18,7 +18,7 @@ func TestLoadErrors(t *testing.T) {
 			`testdata/dangling.yaml:23:17: $ref to testdata/nofile.yaml cannot be read: no such file or directory; fix the path of the reference`,
 		}},
 		{"testdata/remote.yaml", []string{
-			`testdata/remote.yaml:14:17: remote $ref to https://example.com/schemas/pet.yaml is not allowed; download the file and refer to it by a relative path, or allow the host "example.com"`,
+			`testdata/remote.yaml:14:17: remote $ref to https://example.com/schemas/pet.yaml is not allowed; download the file and refer to it by a relative path, or allow the host with --allow-remote-refs example.com`,
 		}},
 		{"testdata/version.yaml", []string{
 			`testdata/version.yaml:1:1: unsupported OpenAPI version "4.0.0"; convert the spec to OpenAPI 3.1, 3.0 or Swagger 2.0`,

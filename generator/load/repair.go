@@ -47,15 +47,36 @@ func (l *loader) repair(err error) bool {
 	}
 	if m := quotedRefRe.FindStringSubmatch(err.Error()); m != nil {
 		ref, _ := strconv.Unquote(`"` + m[1] + `"`)
-		cause := err.Error()
+		cause := shortCause(err.Error())
+		if strings.Contains(cause, ref) {
+			cause = "nothing in the document is at that location"
+		}
 		if n := l.blankRefs(func(_ string, v string) bool { return v == ref }, func(pos Position) {
-			l.probs.Errorf(pos, "fix the reference or add what it points to", "$ref %q cannot be resolved: %s", ref, shortCause(cause))
+			l.probs.Errorf(pos, "fix the reference or add what it points to", "$ref %q cannot be resolved: %s", ref, cause)
 		}); n > 0 {
 			return true
+		}
+		if pos, ok := l.findText(ref); ok {
+			l.probs.Errorf(pos, "fix the reference or add what it points to", "$ref %q cannot be resolved: %s", ref, cause)
+			return false
 		}
 	}
 	l.probs.Errorf(Position{File: l.path}, "fix the spec so that it loads", "cannot load the spec: %v", err)
 	return false
+}
+
+// findText locates the first occurrence of text in the loaded files. It
+// places problems in constructs the key scanner does not follow, such as
+// YAML flow mappings.
+func (l *loader) findText(text string) (Position, bool) {
+	for _, key := range l.files.order {
+		data := l.files.data[key]
+		if i := bytes.Index(data, []byte(text)); i >= 0 {
+			line, col := newLineIndex(data).pos(i)
+			return Position{File: l.files.displayFile(key), Line: line, Column: col}, true
+		}
+	}
+	return Position{}, false
 }
 
 // shortCause keeps the innermost part of a chain of wrapped messages.
@@ -77,7 +98,7 @@ func (l *loader) repairRead(re *refReadError) bool {
 			if u != nil {
 				host = u.Hostname()
 			}
-			l.probs.Errorf(pos, fmt.Sprintf("download the file and refer to it by a relative path, or allow the host %q", host),
+			l.probs.Errorf(pos, fmt.Sprintf("download the file and refer to it by a relative path, or allow the host with --allow-remote-refs %s", host),
 				"remote $ref to %s is not allowed", re.url)
 		default:
 			l.probs.Errorf(pos, "fix the path of the reference", "$ref to %s cannot be read: %v", l.files.displayFile(re.url), re.cause)
