@@ -32,6 +32,7 @@ type corpusResult struct {
 	listBytes int
 	issues    []string
 	genTime   time.Duration
+	stderr    strings.Builder
 }
 
 // TestCorpus generates a server for every corpus spec into one temporary
@@ -111,11 +112,14 @@ func listAndCheck(t *testing.T, mod string, r *corpusResult) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.Command(filepath.Join(mod, "bin", r.entry.Name))
-	cmd.Env = append(os.Environ(), "GOGC=off")
+	// Specs without an absolute server URL need one to start; no call
+	// is made, so it points at a closed port.
+	cmd.Env = append(os.Environ(), "GOGC=off", strings.ToUpper(r.entry.Name)+"_BASE_URL=http://127.0.0.1:9/")
+	cmd.Stderr = &r.stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "corpus-test", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
-		t.Fatalf("starting %s: %v", r.entry.Name, err)
+		t.Fatalf("starting %s: %v\n%s", r.entry.Name, err, r.stderr.String())
 	}
 	defer cs.Close()
 	var tools []quality.Tool

@@ -50,7 +50,7 @@ var toolAddPet = &toolSpec{
       "description": "The category, as a Category object."
     },
     "id": {
-      "description": "The id, as an integer (int64).",
+      "description": "The id, as an integer, int64.",
       "examples": [
         10
       ],
@@ -120,7 +120,7 @@ var toolAddPet = &toolSpec{
 var toolCreateUser = &toolSpec{
 	Name:        "create_user",
 	Title:       "Create user",
-	Description: "Create user. This can only be done by the logged in user. Optional inputs: email, firstName, id, lastName, password, phone and 2 more. Returns an User object with fields email, firstName, id, lastName, password, phone, userStatus, username. Changes data on the service.",
+	Description: "Create user. This can only be done by the logged in user. Optional inputs: email, firstName, id, lastName, password, phone and 2 more. Returns a User object with fields email, firstName, id, lastName, password, phone, userStatus, username. Changes data on the service.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -139,7 +139,7 @@ var toolCreateUser = &toolSpec{
       "type": "string"
     },
     "id": {
-      "description": "The id, as an integer (int64).",
+      "description": "The id, as an integer, int64.",
       "examples": [
         10
       ],
@@ -211,7 +211,7 @@ var toolCreateUser = &toolSpec{
 var toolCreateUsersWithListInput = &toolSpec{
 	Name:        "create_users_with_list_input",
 	Title:       "Creates list of users with given input array",
-	Description: "Creates list of users with given input array. Optional inputs: body. Returns an User object with fields email, firstName, id, lastName, password, phone, userStatus, username. Changes data on the service.",
+	Description: "Creates list of users with given input array. Optional inputs: body. Returns a User object with fields email, firstName, id, lastName, password, phone, userStatus, username. Changes data on the service.",
 	InputSchema: `{
   "$defs": {
     "User": {
@@ -300,7 +300,7 @@ var toolCreateUsersWithListInput = &toolSpec{
 var toolDeleteOrder = &toolSpec{
 	Name:        "delete_order",
 	Title:       "Delete purchase order by identifier",
-	Description: "Delete purchase order by identifier. For valid response try integer IDs with value < 1000. Anything above 1000 or non-integers will generate API errors. Requires orderId (integer (int64)). On success: Order deleted. Destructive: the deletion cannot be undone, so confirm with the user first.",
+	Description: "Delete purchase order by identifier. For valid response try integer IDs with value < 1000. Anything above 1000 or non-integers will generate API errors. Requires orderId (integer, int64). On success: Order deleted. Destructive: the deletion cannot be undone, so confirm with the user first.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -333,7 +333,7 @@ var toolDeleteOrder = &toolSpec{
 var toolDeletePet = &toolSpec{
 	Name:        "delete_pet",
 	Title:       "Deletes a pet",
-	Description: "Deletes a pet. Delete a pet. Requires petId (integer (int64)). Optional inputs: api_key. On success: Pet deleted. Destructive: the deletion cannot be undone, so confirm with the user first.",
+	Description: "Deletes a pet. Delete a pet. Requires petId (integer, int64). Optional inputs: api_key. On success: Pet deleted. Destructive: the deletion cannot be undone, so confirm with the user first.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -495,7 +495,7 @@ var toolGetInventory = &toolSpec{
 var toolGetOrderByID = &toolSpec{
 	Name:        "get_order_by_id",
 	Title:       "Find purchase order by ID",
-	Description: "Find purchase order by ID. For valid response try integer IDs with value 10. Other values will generate exceptions. Requires orderId (integer (int64)). Returns an Order object with fields complete, id, petId, quantity, shipDate, status. Read-only: changes nothing.",
+	Description: "Find purchase order by ID. For valid response try integer IDs with value 10. Other values will generate exceptions. Requires orderId (integer, int64). Returns an Order object with fields complete, id, petId, quantity, shipDate, status. Read-only: changes nothing.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -528,7 +528,7 @@ var toolGetOrderByID = &toolSpec{
 var toolGetPetByID = &toolSpec{
 	Name:        "get_pet_by_id",
 	Title:       "Find pet by ID",
-	Description: "Find pet by ID. Returns a single pet. Requires petId (integer (int64)). Returns a Pet object with fields category, id, name, photoUrls, status, tags. Read-only: changes nothing.",
+	Description: "Find pet by ID. Returns a single pet. Requires petId (integer, int64). Returns a Pet object with fields category, id, name, photoUrls, status, tags. Read-only: changes nothing.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -562,7 +562,7 @@ var toolGetPetByID = &toolSpec{
 var toolGetUserByName = &toolSpec{
 	Name:        "get_user_by_name",
 	Title:       "Get user by user name",
-	Description: "Get user by user name. Get user detail based on username. Requires username (string). Returns an User object with fields email, firstName, id, lastName, password, phone, userStatus, username. Read-only: changes nothing.",
+	Description: "Get user by user name. Get user detail based on username. Requires username (string). Returns a User object with fields email, firstName, id, lastName, password, phone, userStatus, username. Read-only: changes nothing.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -658,7 +658,7 @@ var toolPlaceOrder = &toolSpec{
       "type": "boolean"
     },
     "id": {
-      "description": "The id, as an integer (int64).",
+      "description": "The id, as an integer, int64.",
       "examples": [
         10
       ],
@@ -666,7 +666,7 @@ var toolPlaceOrder = &toolSpec{
       "type": "integer"
     },
     "petId": {
-      "description": "The pet id, as an integer (int64).",
+      "description": "The pet id, as an integer, int64.",
       "examples": [
         198772
       ],
@@ -674,7 +674,7 @@ var toolPlaceOrder = &toolSpec{
       "type": "integer"
     },
     "quantity": {
-      "description": "The quantity, as an integer (int32).",
+      "description": "The quantity, as an integer, int32.",
       "examples": [
         7
       ],
@@ -682,7 +682,7 @@ var toolPlaceOrder = &toolSpec{
       "type": "integer"
     },
     "shipDate": {
-      "description": "The ship date, as a string (date-time). Use RFC 3339, e.g. 2026-07-28T09:30:00Z.",
+      "description": "The ship date, as a string, date-time. Use RFC 3339, e.g. 2026-07-28T09:30:00Z.",
       "format": "date-time",
       "type": "string"
     },
@@ -766,7 +766,7 @@ var toolUpdatePet = &toolSpec{
       "description": "The category, as a Category object."
     },
     "id": {
-      "description": "The id, as an integer (int64).",
+      "description": "The id, as an integer, int64.",
       "examples": [
         10
       ],
@@ -838,7 +838,7 @@ var toolUpdatePet = &toolSpec{
 var toolUpdatePetWithForm = &toolSpec{
 	Name:        "update_pet_with_form",
 	Title:       "Updates a pet in the store with form data",
-	Description: "Updates a pet in the store with form data. Updates a pet resource based on the form data. Requires petId (integer (int64)). Optional inputs: name and status. Returns a Pet object with fields category, id, name, photoUrls, status, tags. Changes data on the service.",
+	Description: "Updates a pet in the store with form data. Updates a pet resource based on the form data. Requires petId (integer, int64). Optional inputs: name and status. Returns a Pet object with fields category, id, name, photoUrls, status, tags. Changes data on the service.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -906,7 +906,7 @@ var toolUpdateUser = &toolSpec{
       "type": "string"
     },
     "id": {
-      "description": "The id, as an integer (int64).",
+      "description": "The id, as an integer, int64.",
       "examples": [
         10
       ],
@@ -984,7 +984,7 @@ var toolUpdateUser = &toolSpec{
 var toolUploadFile = &toolSpec{
 	Name:        "upload_file",
 	Title:       "Uploads an image",
-	Description: "Uploads an image. Upload image of the pet. Requires petId (integer (int64)). Optional inputs: additionalMetadata and body. Returns an ApiResponse object with fields code, message, type. Changes data on the service.",
+	Description: "Uploads an image. Upload image of the pet. Requires petId (integer, int64). Optional inputs: additionalMetadata and body. Returns an ApiResponse object with fields code, message, type. Changes data on the service.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {

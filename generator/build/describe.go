@@ -42,7 +42,7 @@ func typeSummary(s *load.Schema, w *schemaWriter) string {
 		t = "array of " + typeSummary(s.Items, w)
 	}
 	if s.Format != "" {
-		t += " (" + s.Format + ")"
+		t += ", " + s.Format
 	}
 	return t
 }
@@ -70,8 +70,9 @@ func withArticle(s string) string {
 	if s == "" {
 		return s
 	}
+	// "u" is left out on purpose: "a User", "a uuid" read right more often.
 	switch s[0] {
-	case 'a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U':
+	case 'a', 'e', 'i', 'o', 'A', 'E', 'I', 'O':
 		return "an " + s
 	}
 	return "a " + s

@@ -15,6 +15,9 @@ const diffContext = 3
 // Created files diff against /dev/null, deleted files to /dev/null.
 func UnifiedDiff(label string, c Change) string {
 	from, to := "a/"+label, "b/"+label
+	if strings.HasPrefix(label, "/") {
+		from, to = label, label
+	}
 	switch c.Kind {
 	case Create:
 		from = "/dev/null"

@@ -9,7 +9,7 @@ package features
 var toolDeleteItem = &toolSpec{
 	Name:        "delete_item",
 	Title:       "Delete item",
-	Description: "Delete items by its id. Requires id (integer (int64)). Returns no content on success. Destructive: the deletion cannot be undone, so confirm with the user first.",
+	Description: "Delete items by its id. Requires id (integer, int64). Returns no content on success. Destructive: the deletion cannot be undone, so confirm with the user first.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -44,12 +44,12 @@ var toolDeleteItem = &toolSpec{
 var toolGetItem = &toolSpec{
 	Name:        "get_item",
 	Title:       "Get an item",
-	Description: "Get an item. Requires id (integer (int64)). Optional inputs: fields, X-Request-ID and session. Returns an Item object with fields id, name, price, status, tags. Read-only: changes nothing.",
+	Description: "Get an item. Requires id (integer, int64). Optional inputs: fields, X-Request-ID and session. Returns an Item object with fields id, name, price, status, tags. Read-only: changes nothing.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
     "X-Request-ID": {
-      "description": "The x request id, as a string (uuid). A UUID, e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6.",
+      "description": "The x request id, as a string, uuid. A UUID, e.g. 3fa85f64-5717-4562-b3fc-2c963f66afa6.",
       "format": "uuid",
       "type": "string"
     },
@@ -108,7 +108,7 @@ var toolListItems = &toolSpec{
   "additionalProperties": false,
   "properties": {
     "created_after": {
-      "description": "The created after, as a string (date-time). Use RFC 3339, e.g. 2026-07-28T09:30:00Z.",
+      "description": "The created after, as a string, date-time. Use RFC 3339, e.g. 2026-07-28T09:30:00Z.",
       "format": "date-time",
       "type": "string"
     },
@@ -204,7 +204,7 @@ var toolPostItemsByIDNotes = &toolSpec{
 var toolReplaceItem = &toolSpec{
 	Name:        "replace_item",
 	Title:       "Replace an item",
-	Description: "Replace an item. Requires id (integer (int64)), name (string) and price (number). Optional inputs: status and tags. On success: Replaced. Overwrites the stored resource with the values given.",
+	Description: "Replace an item. Requires id (integer, int64), name (string) and price (number). Optional inputs: status and tags. On success: Replaced. Overwrites the stored resource with the values given.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
