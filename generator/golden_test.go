@@ -16,6 +16,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
+	"github.com/oa2mcp/oa2mcp/overrides"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -60,11 +61,21 @@ func generateCase(t *testing.T, c goldenCase) (*generator.Result, diag.List) {
 	if problems.HasErrors() {
 		return nil, problems
 	}
-	res, more := generator.Generate(doc, generator.Config{
+	cfg := generator.Config{
 		Name:       strings.ReplaceAll(c.name, "-", ""),
 		ImportPath: "github.com/oa2mcp/oa2mcp/testdata/" + c.name + "/want",
 		Source:     "../" + filepath.Base(c.spec),
-	})
+	}
+	ovPath := filepath.Join("testdata", c.name, "overrides.yaml")
+	if _, err := os.Stat(ovPath); err == nil {
+		ov, ovProblems := overrides.ReadFile(ovPath)
+		problems = append(problems, ovProblems...)
+		if ovProblems.HasErrors() {
+			return nil, problems
+		}
+		cfg.Overrides = ov
+	}
+	res, more := generator.Generate(doc, cfg)
 	return res, append(problems, more...)
 }
 

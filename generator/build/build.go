@@ -13,6 +13,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/overrides"
 )
 
 // Config holds the settings that shape the server.
@@ -30,12 +31,15 @@ type Config struct {
 	// ToolPrefix, when set, prefixes every tool name ("petstore" gives
 	// "petstore_get_pet_by_id").
 	ToolPrefix string
+	// Overrides, when set, shape the tools; see package overrides.
+	Overrides *overrides.File
 }
 
 // Build maps doc onto an ir.Server. Problems that make a tool impossible
 // are errors; lossy but workable mappings are warnings.
 func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 	var problems diag.List
+	ov := cfg.Overrides
 	srv := serverInfo(doc, cfg)
 	schemes := securitySchemes(doc, srv.EnvPrefix)
 	for _, s := range schemes {
@@ -43,24 +47,79 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 	}
 	sort.Slice(srv.Security, func(i, j int) bool { return srv.Security[i].Name < srv.Security[j].Name })
 
-	names := toolNames(doc.Operations, cfg.ToolPrefix)
-	for i, op := range doc.Operations {
-		tool, ok := buildTool(doc, op, names[i], schemes, &problems)
-		if ok {
-			srv.Tools = append(srv.Tools, tool)
+	ops := selectOperations(doc.Operations, ov, &problems)
+	infos := make([]*opInfo, 0, len(ops))
+	for _, op := range ops {
+		if info, ok := analyzeOp(doc, op, schemes, &problems); ok {
+			infos = append(infos, info)
 		}
+	}
+	used := map[*opInfo]bool{}
+	if ov != nil {
+		srv.Config = ov.Config
+		tb := &taskBuilder{doc: doc, ov: ov, ops: indexOps(infos), used: used, prefix: toolPrefix(cfg), problems: &problems}
+		srv.Tools = append(srv.Tools, tb.buildAll()...)
+	}
+	if keepUnused(ov) {
+		srv.Tools = append(srv.Tools, defaultTools(infos, used, srv.Tools, toolPrefix(cfg))...)
 	}
 	sort.Slice(srv.Tools, func(i, j int) bool { return srv.Tools[i].Name < srv.Tools[j].Name })
 	assignGoNames(srv.Tools)
 	return srv, problems
 }
 
+// toolPrefix is the override file's prefix, else the configured one.
+func toolPrefix(cfg Config) string {
+	if cfg.Overrides != nil && cfg.Overrides.Server.ToolPrefix != "" {
+		return cfg.Overrides.Server.ToolPrefix
+	}
+	return cfg.ToolPrefix
+}
+
+// keepUnused reports whether operations no task tool uses become
+// one-to-one tools: always without overrides; with them, as the file
+// says, defaulting to "drop" when it declares tools.
+func keepUnused(ov *overrides.File) bool {
+	switch {
+	case ov == nil:
+		return true
+	case ov.Select.Unused != "":
+		return ov.Select.Unused == "keep"
+	}
+	return len(ov.Tools) == 0
+}
+
+// defaultTools makes one tool per unused operation. Task tools keep their
+// names; default names give way with a numeric suffix.
+func defaultTools(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool, prefix string) []ir.Tool {
+	var rest []*opInfo
+	var ops []*load.Operation
+	for _, info := range infos {
+		if !used[info] {
+			rest = append(rest, info)
+			ops = append(ops, info.op)
+		}
+	}
+	wanted := make([]string, 0, len(taken)+len(ops))
+	for _, t := range taken {
+		wanted = append(wanted, t.Name)
+	}
+	wanted = append(wanted, toolNames(ops, prefix)...)
+	names := uniqueNames(wanted, maxToolName)[len(taken):]
+	tools := make([]ir.Tool, len(rest))
+	for i, info := range rest {
+		tools[i] = info.defaultTool(names[i])
+	}
+	return tools
+}
+
 // serverInfo fills the server-level fields from the spec and config.
 func serverInfo(doc *load.Document, cfg Config) *ir.Server {
-	name := cfg.Name
-	if name == "" {
-		name = defaultServerName(doc.Title)
+	var ovs overrides.Server
+	if cfg.Overrides != nil {
+		ovs = cfg.Overrides.Server
 	}
+	name := firstNonEmpty(cfg.Name, ovs.Name, defaultServerName(doc.Title))
 	pkg := cfg.Package
 	if pkg == "" {
 		pkg = packageName(name)
@@ -80,7 +139,19 @@ func serverInfo(doc *load.Document, cfg Config) *ir.Server {
 		srv.DefaultBaseURL = doc.Servers[0]
 	}
 	srv.Instructions = instructions(doc)
+	srv.Title = firstNonEmpty(ovs.Title, srv.Title)
+	srv.Version = firstNonEmpty(ovs.Version, srv.Version)
+	srv.Instructions = firstNonEmpty(strings.TrimSpace(ovs.Instructions), srv.Instructions)
 	return srv
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // defaultServerName derives a short name from the API title: its first
@@ -114,6 +185,9 @@ func toolNames(ops []*load.Operation, prefix string) []string {
 	wanted := make([]string, len(ops))
 	for i, op := range ops {
 		base := op.ID
+		if n, ok := op.Extensions["name"].(string); ok && n != "" {
+			base = n
+		}
 		if base == "" {
 			base = methodPathName(op.Method, op.Path)
 		}
@@ -159,8 +233,18 @@ func isVersionSegment(s string) bool {
 	return true
 }
 
-// buildTool builds one tool from one operation.
-func buildTool(doc *load.Document, op *load.Operation, name string, schemes map[string]ir.SecurityScheme, problems *diag.List) (ir.Tool, bool) {
+// opInfo is one operation analysed for the default mapping: its call plan
+// and the input properties (with their schemas) it takes.
+type opInfo struct {
+	op       *load.Operation
+	call     ir.Call
+	in       *inputBuilder
+	defs     map[string]any
+	required map[string]bool
+}
+
+// analyzeOp maps an operation's parameters and body onto input properties.
+func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.SecurityScheme, problems *diag.List) (*opInfo, bool) {
 	security := op.Security
 	if security == nil {
 		security = doc.Security
@@ -169,24 +253,34 @@ func buildTool(doc *load.Document, op *load.Operation, name string, schemes map[
 	in := newInputBuilder(doc)
 	params := in.params(op, func(p *load.Parameter) bool { return skipParam(p, security, schemes) })
 	body := in.body(op.RequestBody)
-	schemaJSON, err := marshalSchema(in.schema())
-	if err != nil {
-		problems.Errorf(op.Pos, "simplify the schema or exclude the operation", "%s %s: input schema cannot be encoded: %v", op.Method, op.RawPath, err)
-		return ir.Tool{}, false
+	info := &opInfo{
+		op: op, in: in, defs: in.w.finishDefs(), required: stringSet(in.required),
+		call: ir.Call{OperationID: op.ID, Method: op.Method, Path: op.Path, Params: params, Body: body, Security: security},
 	}
+	if _, err := marshalSchema(in.schema()); err != nil {
+		problems.Errorf(op.Pos, "simplify the schema or exclude the operation", "%s %s: input schema cannot be encoded: %v", op.Method, op.RawPath, err)
+		return nil, false
+	}
+	return info, true
+}
+
+// defaultTool is the one-to-one tool of the operation.
+func (info *opInfo) defaultTool(name string) ir.Tool {
+	op := info.op
+	schemaJSON, _ := marshalSchema(info.in.schema())
 	tool := ir.Tool{
 		Name:        name,
 		Title:       toolTitle(op, name),
-		Description: toolDescription(op, in.descs, in.w),
+		Description: toolDescription(op, info.in.descs, info.in.w),
 		InputSchema: schemaJSON,
-		Call: ir.Call{
-			OperationID: op.ID, Method: op.Method, Path: op.Path,
-			Params: params, Body: body, Security: security,
-		},
+		Call:        info.call,
+		Doc:         toolDoc(op),
+	}
+	if d, ok := op.Extensions["description"].(string); ok && d != "" {
+		tool.Description = d
 	}
 	setAnnotations(&tool, op.Method)
-	tool.Doc = toolDoc(op)
-	return tool, true
+	return tool
 }
 
 func toolTitle(op *load.Operation, name string) string {

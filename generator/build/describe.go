@@ -66,6 +66,11 @@ func synthDescription(name string, s *load.Schema, w *schemaWriter) string {
 	return desc
 }
 
+// synthDescriptionText describes a property known only by name and type.
+func synthDescriptionText(name, typ string) string {
+	return fmt.Sprintf("The %s, as %s.", strings.ToLower(humanize(snakeCase(name))), withArticle(typ))
+}
+
 func withArticle(s string) string {
 	if s == "" {
 		return s

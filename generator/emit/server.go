@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -52,6 +53,18 @@ func serverFields(srv *ir.Server) []jen.Code {
 			schemes = append(schemes, securityLiteral(s))
 		}
 		fields = append(fields, field("Security", jen.Index().Id("securityScheme").Custom(multi, schemes...)))
+	}
+	if len(srv.Config) > 0 {
+		var kv []jen.Code
+		keys := make([]string, 0, len(srv.Config))
+		for k := range srv.Config {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			kv = append(kv, jen.Lit(k).Op(":").Lit(srv.Config[k]))
+		}
+		fields = append(fields, field("Config", jen.Map(jen.String()).String().Custom(multi, kv...)))
 	}
 	var tools []jen.Code
 	for _, t := range srv.Tools {

@@ -41,7 +41,105 @@ func toolFields(t ir.Tool) []jen.Code {
 			fields = append(fields, field(hint.name, jen.True()))
 		}
 	}
-	return append(fields, field("Op", jen.Op("&").Id("operation").Custom(multi, callFields(t.Call)...)))
+	if t.Call.Method != "" {
+		fields = append(fields, field("Op", opLiteral(t.Call)))
+	}
+	if len(t.Steps) > 0 {
+		fields = append(fields, field("Steps", stepsLiteral(t.Steps)))
+	}
+	if len(t.Actions) > 0 {
+		var acts []jen.Code
+		for _, a := range t.Actions {
+			vals := []jen.Code{field("Name", jen.Lit(a.Name)), field("Steps", stepsLiteral(a.Steps))}
+			if len(a.Required) > 0 {
+				vals = append(vals, field("Required", stringSlice(a.Required)))
+			}
+			acts = append(acts, jen.Custom(multi, vals...))
+		}
+		fields = append(fields, field("Actions", jen.Index().Op("*").Id("action").Custom(multi, acts...)))
+	}
+	if t.Output != nil {
+		fields = append(fields, field("Output", outputLiteral(t.Output)))
+	}
+	if t.OutputSchema != "" {
+		fields = append(fields, field("OutputSchema", rawString(t.OutputSchema)))
+	}
+	return fields
+}
+
+func opLiteral(c ir.Call) jen.Code {
+	return jen.Op("&").Id("operation").Custom(multi, callFields(c)...)
+}
+
+func stepsLiteral(steps []ir.Step) jen.Code {
+	var out []jen.Code
+	for _, s := range steps {
+		vals := []jen.Code{field("ID", jen.Lit(s.ID)), field("Op", opLiteral(s.Call))}
+		if len(s.Args) > 0 {
+			vals = append(vals, field("Args", bindingsLiteral(s.Args)))
+		}
+		if s.Optional {
+			vals = append(vals, field("Optional", jen.True()))
+		}
+		if s.When != "" {
+			vals = append(vals, field("When", jen.Lit(s.When)))
+		}
+		if len(s.After) > 0 {
+			vals = append(vals, field("After", stringSlice(s.After)))
+		}
+		out = append(out, jen.Custom(multi, vals...))
+	}
+	return jen.Index().Op("*").Id("step").Custom(multi, out...)
+}
+
+func bindingsLiteral(bs []ir.Binding) jen.Code {
+	var out []jen.Code
+	for _, b := range bs {
+		vals := []jen.Code{field("Arg", jen.Lit(b.Arg))}
+		switch {
+		case len(b.Fields) > 0:
+			vals = append(vals, field("Fields", bindingsLiteral(b.Fields)))
+		case b.Expr != "":
+			vals = append(vals, field("Expr", jen.Lit(b.Expr)))
+		default:
+			vals = append(vals, field("Const", jen.Lit(b.Const)))
+		}
+		out = append(out, jen.Values(vals...))
+	}
+	return jen.Index().Id("binding").Custom(multi, out...)
+}
+
+func outputLiteral(o *ir.Output) jen.Code {
+	var vals []jen.Code
+	if len(o.Pick) > 0 {
+		vals = append(vals, field("Pick", picksLiteral(o.Pick)))
+	}
+	if o.Limit > 0 {
+		vals = append(vals, field("ListPath", jen.Lit(o.ListPath)), field("Limit", jen.Lit(o.Limit)))
+	}
+	if o.PageInput != "" {
+		vals = append(vals, field("PageInput", jen.Lit(o.PageInput)))
+	}
+	if len(o.Hints) > 0 {
+		vals = append(vals, field("Hints", picksLiteral(o.Hints)))
+	}
+	return jen.Op("&").Id("outputShape").Custom(multi, vals...)
+}
+
+func picksLiteral(ps []ir.Pick) jen.Code {
+	var out []jen.Code
+	for _, p := range ps {
+		out = append(out, jen.Values(field("Name", jen.Lit(p.Name)), field("Path", jen.Lit(p.Path))))
+	}
+	return jen.Index().Id("pick").Custom(multi, out...)
+}
+
+func stringSlice(list []string) jen.Code {
+	var out []jen.Code
+	for _, s := range list {
+		out = append(out, jen.Lit(s))
+	}
+	return jen.Index().String().Values(out...)
 }
 
 func callFields(c ir.Call) []jen.Code {

@@ -30,9 +30,15 @@ type Server struct {
 	Security []SecurityScheme
 	// Tools are sorted by Name.
 	Tools []Tool
+	// Config holds the override file's config values, which bindings
+	// read as ${config.NAME}; sorted by key when emitted.
+	Config map[string]string
 	// GoMod, when set, asks for a go.mod (and go.sum) in the output
 	// folder because it lies in no Go module; it holds the module path.
 	GoMod string
+	// NoCallTests turns off oa2mcp_calls_test.go, the generated call
+	// cases (normal, boundary, invalid input, upstream failure per tool).
+	NoCallTests bool
 }
 
 // SecurityKind is how a credential is attached to upstream requests.
@@ -76,7 +82,80 @@ type Tool struct {
 	// InputSchema is the JSON Schema 2020-12 input schema as indented,
 	// deterministic JSON.
 	InputSchema string
-	Call        Call
+	// Call is the single operation of a one-to-one tool; its parameters
+	// read the tool's inputs directly. Unused (Method empty) when the tool
+	// has Steps or Actions.
+	Call Call
+	// Steps, when set, make an aggregated tool: each step calls one
+	// operation with arguments bound from inputs and earlier steps.
+	Steps []Step
+	// Actions, when set, make an action tool: the "action" input selects
+	// which step list runs. Sorted by Name.
+	Actions []Action
+	// Output shapes the result; nil returns it as the upstream sent it.
+	Output *Output
+	// OutputSchema is the JSON Schema of the shaped result, or empty.
+	OutputSchema string
+}
+
+// Step is one operation call inside an aggregated or action tool.
+type Step struct {
+	// ID names the step in bindings (${steps.ID...}) and in the result.
+	ID string
+	// Call's parameters read the step's arguments, named as in the
+	// operation's default mapping.
+	Call Call
+	// Args binds each argument, sorted by Arg.
+	Args []Binding
+	// Optional steps may fail without failing the tool.
+	Optional bool
+	// When names a tool input; the step runs only when it is present and
+	// not false.
+	When string
+	// After lists the steps whose results this step reads, sorted; steps
+	// with no dependency between them run concurrently.
+	After []string
+}
+
+// Binding gives one step argument its value.
+type Binding struct {
+	Arg string
+	// Expr is a ${...} reference or template (see overrides.Expr); empty
+	// when Const or Fields is used.
+	Expr string
+	// Const is a JSON constant.
+	Const string
+	// Fields build an object argument from several bindings (flattened
+	// inputs); the object is omitted when none of them has a value.
+	Fields []Binding
+}
+
+// Action is one value of an action tool's "action" input.
+type Action struct {
+	Name        string
+	Description string
+	Steps       []Step
+	// Required lists the tool inputs this action needs.
+	Required []string
+}
+
+// Output says how to shape a tool's result.
+type Output struct {
+	// Pick keeps these fields, sorted by Name; empty keeps everything.
+	Pick []Pick
+	// ListPath names the array to truncate ("" for the root); Limit is
+	// its page size; 0 means no truncation.
+	ListPath  string
+	Limit     int
+	PageInput string
+	// Hints are added fields; each value is a template.
+	Hints []Pick
+}
+
+// Pick maps a result field name onto a path (or, for hints, a template).
+type Pick struct {
+	Name string
+	Path string
 }
 
 // Call is the upstream operation a tool calls.

@@ -8,6 +8,7 @@ package strictyaml
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
@@ -166,4 +167,51 @@ func distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Positions maps every key path in data to the position of its value,
+// e.g. "tools[0].steps[1].operation". Keys of the document root have no
+// leading dot. Unparseable data gives an empty map.
+func Positions(file string, data []byte) map[string]diag.Position {
+	out := map[string]diag.Position{}
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return out
+	}
+	for _, doc := range f.Docs {
+		if doc.Body != nil {
+			walkPositions(file, doc.Body, "", out)
+		}
+	}
+	return out
+}
+
+func walkPositions(file string, node ast.Node, path string, out map[string]diag.Position) {
+	switch n := node.(type) {
+	case *ast.MappingNode:
+		for _, mv := range n.Values {
+			walkPositions(file, mv, path, out)
+		}
+	case *ast.MappingValueNode:
+		key := mv(path, n.Key.String())
+		out[key] = position(file, n.Key.GetToken())
+		walkPositions(file, n.Value, key, out)
+	case *ast.SequenceNode:
+		for i, item := range n.Values {
+			key := fmt.Sprintf("%s[%d]", path, i)
+			if item != nil {
+				out[key] = position(file, item.GetToken())
+				walkPositions(file, item, key, out)
+			}
+		}
+	case *ast.TagNode:
+		walkPositions(file, n.Value, path, out)
+	}
+}
+
+func mv(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
 }
