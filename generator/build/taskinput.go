@@ -13,10 +13,12 @@ type taskInput struct {
 	defs     map[string]any
 	// usedBy lists, per input, the actions that read it (action tools).
 	usedBy map[string][]string
+	// unions marks inputs whose schema is an anyOf of several actions'.
+	unions map[string]bool
 }
 
 func newTaskInput() *taskInput {
-	return &taskInput{props: map[string]map[string]any{}, required: map[string]bool{}, defs: map[string]any{}, usedBy: map[string][]string{}}
+	return &taskInput{props: map[string]map[string]any{}, required: map[string]bool{}, defs: map[string]any{}, usedBy: map[string][]string{}, unions: map[string]bool{}}
 }
 
 // addOp adds every default input of an operation (used by one-operation
@@ -30,8 +32,15 @@ func (in *taskInput) addOp(info *opInfo, action string) {
 
 // add records input name with a copy of schema; the first schema wins.
 func (in *taskInput) add(name string, schema any, required bool, action string) {
-	if _, ok := in.props[name]; !ok {
+	cur, ok := in.props[name]
+	switch {
+	case !ok:
 		in.props[name] = deepCopy(schema)
+	case action != "" && !sameJSON(constraints(cur), constraints(schema)):
+		// Two actions read an input of the same name with different
+		// schemas: accept either rather than reject one action's values.
+		in.props[name] = unionSchema(cur, deepCopy(schema), in.unions[name])
+		in.unions[name] = true
 	}
 	if required {
 		in.required[name] = true
@@ -120,6 +129,48 @@ func deepCopy(v any) map[string]any {
 	var out map[string]any
 	if json.Unmarshal(b, &out) != nil || out == nil {
 		return map[string]any{}
+	}
+	return out
+}
+
+func sameJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+// unionSchema widens cur to also accept next, keeping one description.
+func unionSchema(cur, next map[string]any, isUnion bool) map[string]any {
+	desc, _ := cur["description"].(string)
+	arms := []any{cur}
+	if isUnion {
+		arms, _ = cur["anyOf"].([]any)
+	}
+	for _, a := range arms {
+		if sameJSON(a, next) {
+			return cur
+		}
+	}
+	if desc == "" {
+		desc, _ = next["description"].(string)
+	}
+	return map[string]any{"anyOf": append(arms, next), "description": desc}
+}
+
+// constraints drops the annotation keywords of a schema's top level, so
+// two schemas that differ only in wording count as the same.
+func constraints(s any) any {
+	m, ok := s.(map[string]any)
+	if !ok {
+		return s
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		switch k {
+		case "description", "examples", "title", "deprecated":
+		default:
+			out[k] = v
+		}
 	}
 	return out
 }

@@ -101,6 +101,7 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	}
 	tool.InputSchema = schemaJSON
 	tool.Output = tb.output(t.Output)
+	tool.OutputSchema = tb.outputSchema(&tool, tb.stepInfos(tool.Steps))
 	tb.describe(&tool, in, t, methods)
 	taskAnnotations(&tool, methods, t.Annotations)
 	return tool, true
@@ -194,6 +195,15 @@ func (tb *taskBuilder) describe(tool *ir.Tool, in *taskInput, t *overrides.Tool,
 	if len(tool.Doc) == 0 {
 		tool.Doc = []string{"Task tool from the override file; calls " + strings.Join(methods, ", ") + " operations."}
 	}
+}
+
+// stepInfos maps step ids to the operations they call.
+func (tb *taskBuilder) stepInfos(steps []ir.Step) map[string]*opInfo {
+	out := map[string]*opInfo{}
+	for _, st := range steps {
+		out[st.ID] = tb.ops[st.Call.Method+" "+st.Call.Path]
+	}
+	return out
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -34,6 +34,9 @@ func addRuntime(srv *ir.Server, files map[string][]byte) error {
 		if err != nil {
 			return err
 		}
+		if hasBuildTag(src, metricsTag) && !srv.Metrics {
+			continue
+		}
 		out, err := rewritePackage(src, srv)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -41,6 +44,34 @@ func addRuntime(srv *ir.Server, files map[string][]byte) error {
 		files["oa2mcp_runtime_"+strings.TrimPrefix(name, "runtime/")] = out
 	}
 	return nil
+}
+
+// metricsTag marks runtime files copied only when ir.Server.Metrics is
+// set. The copy loses the tag with the rest of the header (see
+// rewritePackage), so the generated server builds it unconditionally.
+const metricsTag = "oa2mcp_prometheus"
+
+// hasBuildTag reports whether src's //go:build line, above the package
+// clause, names tag.
+func hasBuildTag(src []byte, tag string) bool {
+	head := src
+	if i := bytes.Index(src, []byte("\npackage ")); i >= 0 {
+		head = src[:i]
+	}
+	for _, line := range strings.Split(string(head), "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "//go:build ") {
+			continue
+		}
+		for _, f := range strings.FieldsFunc(line[len("//go:build "):], func(r rune) bool {
+			return !(r == '_' || r == '.' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+		}) {
+			if f == tag {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func rewritePackage(src []byte, srv *ir.Server) ([]byte, error) {

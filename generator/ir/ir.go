@@ -36,6 +36,12 @@ type Server struct {
 	// GoMod, when set, asks for a go.mod (and go.sum) in the output
 	// folder because it lies in no Go module; it holds the module path.
 	GoMod string
+	// Metrics, when set, adds Prometheus metrics to the generated server:
+	// the runtime file tagged oa2mcp_prometheus is copied (tag removed),
+	// so the server serves /metrics on its HTTP transport and depends on
+	// github.com/prometheus/client_golang. Off, the generated code depends
+	// on the MCP SDK and the standard library only.
+	Metrics bool
 	// NoCallTests turns off oa2mcp_calls_test.go, the generated call
 	// cases (normal, boundary, invalid input, upstream failure per tool).
 	NoCallTests bool

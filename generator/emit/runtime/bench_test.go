@@ -24,7 +24,7 @@ func BenchmarkCallTool(b *testing.B) {
 	args := json.RawMessage(`{"status":["available","sold"],"tags":["a","b"],"filter":{"color":"red"},"trace":"t"}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if res, _, _ := srv.callTool(context.Background(), bt, args); res.IsError {
+		if _, res := srv.callTool(context.Background(), bt, args, &callRecord{}); res.IsError {
 			b.Fatal("isError")
 		}
 	}

@@ -580,7 +580,7 @@ func TestUpstreamOutcomes(t *testing.T) {
 	if strings.Contains(logs, testSecret) {
 		t.Errorf("logs contain the secret:\n%s", logs)
 	}
-	if !strings.Contains(logs, "tool=fail outcome=error error_kind=upstream_4xx status=404") ||
+	if !strings.Contains(logs, "tool=fail outcome=error error_kind=not_found status=404") ||
 		!strings.Contains(logs, "error_kind=timeout") || !strings.Contains(logs, "tool=get_pet outcome=ok") {
 		t.Errorf("call records missing:\n%s", logs)
 	}

@@ -1,0 +1,49 @@
+package e2e
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oa2mcp/oa2mcp/generator"
+	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/generator/scaffold"
+	"github.com/oa2mcp/oa2mcp/generator/write"
+	"github.com/oa2mcp/oa2mcp/internal/testenv"
+	"github.com/oa2mcp/oa2mcp/overrides"
+)
+
+// TestInitOnKubernetes drafts an override file for the Kubernetes API with
+// oa2mcp init's scaffold, generates a server from it and builds it: the
+// draft must be valid as written and give far fewer tools than operations.
+func TestInitOnKubernetes(t *testing.T) {
+	spec := filepath.Join(testenv.CorpusDir(t), "kubernetes-2.0.json")
+	doc, problems := load.Load(context.Background(), spec, load.Options{})
+	if problems.HasErrors() {
+		t.Fatal(problems.Errors())
+	}
+	draft := scaffold.Draft(doc)
+	ov, ovProblems := overrides.Decode("k8s-overrides.yaml", draft)
+	if ovProblems.HasErrors() {
+		t.Fatalf("the draft does not decode:\n%s", ovProblems.Errors())
+	}
+	res, genProblems := generator.Generate(doc, generator.Config{Name: "k8s", ImportPath: "corpus/k8s", Overrides: ov})
+	if genProblems.HasErrors() {
+		t.Fatalf("the draft does not generate:\n%s", genProblems.Errors())
+	}
+	tools, ops := len(res.Server.Tools), len(doc.Operations)
+	t.Logf("kubernetes: %d operations → %d tools", ops, tools)
+	if tools*4 > ops {
+		t.Errorf("init gave %d tools for %d operations; want far fewer (at most a quarter)", tools, ops)
+	}
+	if !strings.Contains(string(draft), "TODO") {
+		t.Error("the draft marks no weak spots with TODO")
+	}
+	mod := newTempModule(t)
+	dir := filepath.Join(mod, "k8s")
+	changes, err := write.Plan(dir, res.Files)
+	must(t, err)
+	must(t, write.Apply(dir, changes))
+	buildAll(t, mod)
+}
