@@ -150,7 +150,9 @@ type Field struct {
 // Output shapes a tool's result.
 type Output struct {
 	// Pick keeps only these fields: result name → path into the result
-	// ("id", "category.name", "tags[].name", "steps.progress.body.events").
+	// ("id", "category.name", "tags[].name"). With several steps the result
+	// is keyed by step id ("progress.events"); "steps.progress.body.events"
+	// is accepted too.
 	Pick map[string]string `yaml:"pick" json:"pick"`
 	// List truncates the array at Path ("" for the root) to Limit items.
 	List *List `yaml:"list" json:"list"`

@@ -101,6 +101,7 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	}
 	tool.InputSchema = schemaJSON
 	tool.Output = tb.output(t.Output)
+	normalizePaths(&tool)
 	tool.OutputSchema = tb.outputSchema(&tool, tb.stepInfos(tool.Steps))
 	tb.describe(&tool, in, t, methods)
 	taskAnnotations(&tool, methods, t.Annotations)
@@ -195,6 +196,32 @@ func (tb *taskBuilder) describe(tool *ir.Tool, in *taskInput, t *overrides.Tool,
 	if len(tool.Doc) == 0 {
 		tool.Doc = []string{"Task tool from the override file; calls " + strings.Join(methods, ", ") + " operations."}
 	}
+}
+
+// normalizePaths rewrites result paths written in binding style
+// ("steps.ID.body.FIELD") into paths of the merged result ("ID.FIELD",
+// or "FIELD" when the tool has one step), so both spellings work.
+func normalizePaths(tool *ir.Tool) {
+	if tool.Output == nil {
+		return
+	}
+	single := len(tool.Steps) <= 1
+	fix := func(p string) string {
+		rest, ok := strings.CutPrefix(p, "steps.")
+		if !ok {
+			return p
+		}
+		id, tail, _ := strings.Cut(rest, ".")
+		tail = strings.TrimPrefix(strings.TrimPrefix(tail, "body"), ".")
+		if single {
+			return tail
+		}
+		return strings.TrimSuffix(id+"."+tail, ".")
+	}
+	for i := range tool.Output.Pick {
+		tool.Output.Pick[i].Path = fix(tool.Output.Pick[i].Path)
+	}
+	tool.Output.ListPath = fix(tool.Output.ListPath)
 }
 
 // stepInfos maps step ids to the operations they call.
