@@ -267,7 +267,9 @@ func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.Sec
 // defaultTool is the one-to-one tool of the operation.
 func (info *opInfo) defaultTool(name string) ir.Tool {
 	op := info.op
-	schemaJSON, _ := marshalSchema(info.in.schema())
+	schema := info.in.schema()
+	compressSchema(schema)
+	schemaJSON, _ := marshalSchema(schema)
 	tool := ir.Tool{
 		Name:        name,
 		Title:       toolTitle(op, name),

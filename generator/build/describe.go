@@ -11,8 +11,8 @@ import (
 // Description limits keep tools/list small: the model reads every byte of
 // every tool on every turn.
 const (
-	maxToolDescription = 1200
-	maxSpecProse       = 700
+	maxToolDescription = 900
+	maxSpecProse       = 500
 	maxListedFields    = 8
 	maxListedParams    = 6
 )

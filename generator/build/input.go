@@ -91,7 +91,7 @@ func (b *inputBuilder) params(op *load.Operation, skip func(*load.Parameter) boo
 				}
 			}
 			required := p.Required || loc == "path"
-			b.add(name, schema, clip(plainText(p.Description), 600), required, p.Schema)
+			b.add(name, schema, clip(plainText(p.Description), maxTopDescLen), required, p.Schema)
 			out = append(out, ir.Param{
 				Name: p.Name, Arg: name, In: loc, Style: p.Style, Explode: p.Explode,
 				AllowReserved: p.AllowReserved, Required: required,
@@ -130,7 +130,7 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 	} else {
 		schema = map[string]any{"type": "string"}
 	}
-	desc := clip(plainText(rb.Description), 600)
+	desc := clip(plainText(rb.Description), maxTopDescLen)
 	if desc == "" {
 		desc = fmt.Sprintf("Request body, sent as %s.", rb.MediaType)
 	}

@@ -12,7 +12,8 @@ import (
 // for strict clients. They are documented in docs/schemas.md.
 const (
 	maxInlineDepth    = 8   // nesting below which inline schemas become {}
-	maxNestedDescLen  = 200 // descriptions inside nested schemas
+	maxTopDescLen     = 300 // descriptions of a tool's own input properties
+	maxNestedDescLen  = 120 // descriptions inside nested schemas: first sentence
 	maxExampleBytes   = 160 // examples larger than this are dropped
 	maxExamples       = 2
 	maxCombinatorArms = 32
@@ -90,7 +91,9 @@ func (w *schemaWriter) annotations(s *load.Schema, out map[string]any, depth int
 	}
 	if desc != "" {
 		if depth > 0 {
-			desc = clip(desc, maxNestedDescLen)
+			desc = firstSentence(desc, maxNestedDescLen)
+		} else {
+			desc = clip(desc, maxTopDescLen)
 		}
 		out["description"] = desc
 	}

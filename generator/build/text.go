@@ -83,3 +83,12 @@ func joinList(items []string) string {
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
+
+// firstSentence keeps the first sentence of s, clipped to max bytes:
+// nested fields need a hint, not the full reference text.
+func firstSentence(s string, max int) string {
+	if i := strings.Index(s, ". "); i > 0 && i < max {
+		return s[:i+1]
+	}
+	return clip(s, max)
+}
