@@ -17,8 +17,40 @@ type serverSpec struct {
 	BaseURLEnv string
 	// Security lists the schemes the tools may need, sorted by Name.
 	Security []securityScheme
+	// Config holds values bindings read as ${config.NAME}.
+	Config map[string]string
 	// Tools are sorted by name.
 	Tools []*toolSpec
+
+	// Resilience (issue 4). Zero values mean the runtime defaults.
+	//
+	// MaxConcurrent bounds upstream calls in flight server-wide (default
+	// 64); Options.MaxConcurrent and the --max-concurrent flag override it.
+	MaxConcurrent int
+	// MaxRequestBytes bounds an encoded request body (default 1 MiB);
+	// MaxResponseBytes bounds the upstream response read (default 1 MiB).
+	MaxRequestBytes  int
+	MaxResponseBytes int
+	// MaxRetries is the number of automatic retries of a retryable call
+	// (default 2; negative: never retry).
+	MaxRetries int
+	// RetryBaseMillis is the first backoff step (default 100, doubled per
+	// retry, full jitter); RetryMaxWaitMillis caps one wait, Retry-After
+	// included (default 3000): a longer Retry-After is reported, not waited.
+	RetryBaseMillis    int
+	RetryMaxWaitMillis int
+	// StrictOutput turns a response that fails a tool's OutputSchema into
+	// an isError result; by default it is returned with a note.
+	StrictOutput bool
+	// ErrorMessages replaces the guidance sentence of upstream errors,
+	// keyed by HTTP status ("404", "4xx", "5xx") or by an upstream error
+	// code found in the body ("code", "error.code", "type"); a tool's own
+	// ErrorMessages win.
+	ErrorMessages map[string]string
+	// Sensitive names further argument properties (any tool) whose values
+	// are redacted in logs, besides names like password, token, secret,
+	// key and authorization.
+	Sensitive []string
 }
 
 // securityScheme says how to attach one kind of upstream credential.
@@ -47,8 +79,37 @@ type toolSpec struct {
 	Destructive bool
 	Idempotent  bool
 	OpenWorld   bool
-	// Op is the single upstream operation the tool calls.
+	// Op is the single upstream operation the tool calls; nil when the
+	// tool has Steps or Actions.
 	Op *operation
+
+	// Aggregation (issue 3).
+	//
+	// Steps make an aggregated tool: each step calls one operation with
+	// arguments bound from the tool's input, constants, configuration and
+	// earlier steps' results. Independent steps run concurrently.
+	Steps []*step
+	// Actions make an action tool: the "action" input picks the steps.
+	Actions []*action
+	// Output shapes the result; nil returns it unchanged.
+	Output *outputShape
+
+	// Resilience (issue 4). Zero values mean the runtime defaults.
+	//
+	// TimeoutMillis bounds the whole call, retries included (default
+	// Options.Timeout, 10 s).
+	TimeoutMillis int
+	// MaxConcurrent bounds this tool's upstream calls in flight (0: only
+	// the server-wide limit).
+	MaxConcurrent int
+	// Sensitive names input properties whose values are redacted in logs.
+	Sensitive []string
+	// OutputSchema, when set, is checked against JSON responses (see
+	// serverSpec.StrictOutput); StrictOutput makes this tool strict.
+	OutputSchema string
+	StrictOutput bool
+	// ErrorMessages overrides serverSpec.ErrorMessages for this tool.
+	ErrorMessages map[string]string
 }
 
 // operation is one upstream HTTP operation.
@@ -61,6 +122,72 @@ type operation struct {
 	// Security lists alternative requirements (any one suffices), each a
 	// set of scheme names that must all be applied. Nil or empty: no auth.
 	Security [][]string
+
+	// Resilience (issue 4).
+	//
+	// Retry overrides automatic retries: "" retries idempotent methods
+	// (GET, HEAD, PUT, DELETE, OPTIONS) and calls with an idempotency key,
+	// "always" retries any method, "never" disables retries.
+	Retry string
+	// IdempotencyKeyHeader, e.g. "Idempotency-Key", sends a fresh random
+	// key per tool call (the same on every retry) and makes it retryable.
+	IdempotencyKeyHeader string
+}
+
+// step is one operation call of an aggregated or action tool.
+type step struct {
+	// ID names the step in bindings and in the merged result.
+	ID string
+	Op *operation
+	// Args give the operation's arguments (the names its params and body
+	// fields read) their values.
+	Args []binding
+	// Optional steps may fail; the failure is reported in the result.
+	Optional bool
+	// When names a tool input: the step runs only when it is present and
+	// not false.
+	When string
+	// After lists step IDs whose results this step reads.
+	After []string
+}
+
+// binding gives one argument its value: Expr is a ${...} reference or a
+// template mixing text and references (roots input, steps, env, config,
+// identity); Const is a JSON constant; Fields build an object.
+type binding struct {
+	Arg    string
+	Expr   string
+	Const  string
+	Fields []binding
+}
+
+// action is one value of an action tool's "action" input.
+type action struct {
+	Name  string
+	Steps []*step
+	// Required lists inputs this action needs.
+	Required []string
+}
+
+// outputShape shapes a tool's result.
+type outputShape struct {
+	// Pick keeps these fields (name → path like "a.b", "items[].id");
+	// with ListPath set, paths are relative to each list item.
+	Pick []pick
+	// ListPath names the array to truncate ("" for the root) to Limit
+	// items; PageInput is the input that selects the next page.
+	ListPath  string
+	Limit     int
+	PageInput string
+	// Hints are extra fields; values are templates over ${result.PATH}
+	// and ${input.NAME}.
+	Hints []pick
+}
+
+// pick maps a result field onto a path or template.
+type pick struct {
+	Name string
+	Path string
 }
 
 // Parameter locations.

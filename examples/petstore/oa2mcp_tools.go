@@ -3,13 +3,429 @@
 
 package petstore
 
-// toolAddPet is the add_pet tool.
+// toolPetstoreFindPets is the petstore_find_pets tool.
 //
-// POST /pet (operationId addPet)
-var toolAddPet = &toolSpec{
-	Name:        "add_pet",
-	Title:       "Add a new pet to the store",
-	Description: "Add a new pet to the store. Requires name (string) and photoUrls (array of string). Optional inputs: category, id, status and tags. Returns a Pet object with fields category, id, name, photoUrls, status, tags. Changes data on the service.",
+// Task tool from the override file; calls GET, GET operations.
+var toolPetstoreFindPets = &toolSpec{
+	Name:        "petstore_find_pets",
+	Title:       "Find pets",
+	Description: "Find pets in the shop by sale status (available, pending or sold) or by tag, e.g. \"show me available pets\" or \"which pets are tagged friendly\". Use petstore_get_pet instead when the user gives a pet id. Returns each pet's id, name, status, category and tag names, not photos or orders. Returns at most 20 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "properties": {
+    "action": {
+      "description": "What to do. by_status: Pets with the given status (default available); by_tags: Pets carrying any of the given tags.",
+      "enum": [
+        "by_status",
+        "by_tags"
+      ],
+      "type": "string"
+    },
+    "offset": {
+      "description": "How many matching pets to skip, for the next page (from nextPage).",
+      "minimum": 0,
+      "type": "integer"
+    },
+    "status": {
+      "default": "available",
+      "description": "For action by_status. Status values that need to be considered for filter",
+      "enum": [
+        "available",
+        "pending",
+        "sold"
+      ],
+      "type": "string"
+    },
+    "tags": {
+      "description": "For action by_tags. Tags to filter by",
+      "examples": [
+        [
+          "friendly",
+          "playful"
+        ]
+      ],
+      "items": {
+        "type": "string"
+      },
+      "type": "array"
+    }
+  },
+  "required": [
+    "action"
+  ],
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Actions: []*action{
+		{
+			Name: "by_status",
+			Steps: []*step{
+				{
+					ID: "by_status",
+					Op: &operation{
+						Method: "GET",
+						Path:   "/pet/findByStatus",
+						Params: []param{
+							{Name: "status", Arg: "status", In: inQuery, Style: "form", Explode: true},
+						},
+						Security: [][]string{{"petstore_auth"}},
+					},
+					Args: []binding{
+						{Arg: "status", Expr: "${input.status}"},
+					},
+				},
+			},
+		},
+		{
+			Name: "by_tags",
+			Steps: []*step{
+				{
+					ID: "by_tags",
+					Op: &operation{
+						Method: "GET",
+						Path:   "/pet/findByTags",
+						Params: []param{
+							{Name: "tags", Arg: "tags", In: inQuery, Style: "form", Explode: true},
+						},
+						Security: [][]string{{"petstore_auth"}},
+					},
+					Args: []binding{
+						{Arg: "tags", Expr: "${input.tags}"},
+					},
+				},
+			},
+		},
+	},
+	Output: &outputShape{
+		Pick: []pick{
+			{Name: "category", Path: "category.name"},
+			{Name: "id", Path: "id"},
+			{Name: "name", Path: "name"},
+			{Name: "status", Path: "status"},
+			{Name: "tags", Path: "tags[].name"},
+		},
+		ListPath:  "",
+		Limit:     20,
+		PageInput: "offset",
+	},
+}
+
+// toolPetstoreGetPet is the petstore_get_pet tool.
+//
+// Task tool from the override file; calls GET, GET operations.
+var toolPetstoreGetPet = &toolSpec{
+	Name:        "petstore_get_pet",
+	Title:       "Pet details with shop stock",
+	Description: "Look up one pet by its numeric id (e.g. 3) together with the shop's current stock per status, to answer \"tell me about pet 3\" or \"is pet 3 still available\". Use petstore_find_pets to search by status or tag. Read-only; it does not return order history.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "properties": {
+    "pet_id": {
+      "description": "The pet's numeric id, e.g. 3.",
+      "format": "int64",
+      "minimum": 1,
+      "type": "integer"
+    }
+  },
+  "required": [
+    "pet_id"
+  ],
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Steps: []*step{
+		{
+			ID: "pet",
+			Op: &operation{
+				Method: "GET",
+				Path:   "/pet/{petId}",
+				Params: []param{
+					{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
+				},
+				Security: [][]string{{"api_key"}, {"petstore_auth"}},
+			},
+			Args: []binding{
+				{Arg: "petId", Expr: "${input.pet_id}"},
+			},
+		},
+		{
+			ID: "stock",
+			Op: &operation{
+				Method:   "GET",
+				Path:     "/store/inventory",
+				Security: [][]string{{"api_key"}},
+			},
+			Optional: true,
+		},
+	},
+	Output: &outputShape{
+		Pick: []pick{
+			{Name: "pet", Path: "pet"},
+			{Name: "stock_by_status", Path: "stock"},
+		},
+		Hints: []pick{
+			{Name: "shop", Path: "${input.pet_id} at Swagger Petstore"},
+		},
+	},
+	OutputSchema: `{
+  "$defs": {
+    "Category": {
+      "properties": {
+        "id": {
+          "examples": [
+            1
+          ],
+          "format": "int64",
+          "type": "integer"
+        },
+        "name": {
+          "examples": [
+            "Dogs"
+          ],
+          "type": "string"
+        }
+      },
+      "type": "object"
+    },
+    "Tag": {
+      "properties": {
+        "id": {
+          "format": "int64",
+          "type": "integer"
+        },
+        "name": {
+          "type": "string"
+        }
+      },
+      "type": "object"
+    }
+  },
+  "properties": {
+    "pet": {
+      "properties": {
+        "category": {
+          "$ref": "#/$defs/Category"
+        },
+        "id": {
+          "examples": [
+            10
+          ],
+          "format": "int64",
+          "type": "integer"
+        },
+        "name": {
+          "examples": [
+            "doggie"
+          ],
+          "type": "string"
+        },
+        "photoUrls": {
+          "items": {
+            "type": "string"
+          },
+          "type": "array"
+        },
+        "status": {
+          "description": "pet status in the store",
+          "enum": [
+            "available",
+            "pending",
+            "sold"
+          ],
+          "type": "string"
+        },
+        "tags": {
+          "items": {
+            "$ref": "#/$defs/Tag"
+          },
+          "type": "array"
+        }
+      },
+      "type": "object"
+    },
+    "shop": {
+      "type": "string"
+    },
+    "stock_by_status": {
+      "additionalProperties": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "type": "object"
+    },
+    "warnings": {
+      "description": "Steps that failed; the result is partial.",
+      "items": {
+        "type": "string"
+      },
+      "type": "array"
+    }
+  },
+  "type": "object"
+}`,
+}
+
+// toolPetstoreManageOrder is the petstore_manage_order tool.
+//
+// Task tool from the override file; calls DELETE, GET, POST operations.
+var toolPetstoreManageOrder = &toolSpec{
+	Name:        "petstore_manage_order",
+	Title:       "Place, look up or cancel an order",
+	Description: "Work with purchase orders: place an order for a pet, look an order up by its numeric id, or cancel (delete) it. Use it when the user wants to buy a pet or asks about an order. Cancelling cannot be undone: confirm with the user first. Does not change the pet's own status.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "properties": {
+    "action": {
+      "description": "What to do. cancel: Delete purchase order by identifier; get: Find purchase order by ID; place: Place an order for a pet.",
+      "enum": [
+        "cancel",
+        "get",
+        "place"
+      ],
+      "type": "string"
+    },
+    "complete": {
+      "description": "For action place. The complete, as a boolean.",
+      "type": "boolean"
+    },
+    "id": {
+      "description": "For action place. The id, as an integer, int64.",
+      "examples": [
+        10
+      ],
+      "format": "int64",
+      "type": "integer"
+    },
+    "orderId": {
+      "description": "For action cancel, get. ID of the order that needs to be deleted",
+      "format": "int64",
+      "type": "integer"
+    },
+    "petId": {
+      "description": "For action place. The pet id, as an integer, int64.",
+      "examples": [
+        198772
+      ],
+      "format": "int64",
+      "type": "integer"
+    },
+    "quantity": {
+      "description": "For action place. The quantity, as an integer, int32.",
+      "examples": [
+        7
+      ],
+      "format": "int32",
+      "type": "integer"
+    },
+    "shipDate": {
+      "description": "For action place. The ship date, as a string, date-time. Use RFC 3339, e.g. 2026-07-28T09:30:00Z.",
+      "format": "date-time",
+      "type": "string"
+    },
+    "status": {
+      "description": "For action place. Order Status",
+      "enum": [
+        "placed",
+        "approved",
+        "delivered"
+      ],
+      "examples": [
+        "approved"
+      ],
+      "type": "string"
+    }
+  },
+  "required": [
+    "action"
+  ],
+  "type": "object"
+}`,
+	Destructive: true,
+	OpenWorld:   true,
+	Actions: []*action{
+		{
+			Name: "cancel",
+			Steps: []*step{
+				{
+					ID: "cancel",
+					Op: &operation{
+						Method: "DELETE",
+						Path:   "/store/order/{orderId}",
+						Params: []param{
+							{Name: "orderId", Arg: "orderId", In: inPath, Style: "simple", Required: true},
+						},
+					},
+					Args: []binding{
+						{Arg: "orderId", Expr: "${input.orderId}"},
+					},
+				},
+			},
+			Required: []string{"orderId"},
+		},
+		{
+			Name: "get",
+			Steps: []*step{
+				{
+					ID: "get",
+					Op: &operation{
+						Method: "GET",
+						Path:   "/store/order/{orderId}",
+						Params: []param{
+							{Name: "orderId", Arg: "orderId", In: inPath, Style: "simple", Required: true},
+						},
+					},
+					Args: []binding{
+						{Arg: "orderId", Expr: "${input.orderId}"},
+					},
+				},
+			},
+			Required: []string{"orderId"},
+		},
+		{
+			Name: "place",
+			Steps: []*step{
+				{
+					ID: "place",
+					Op: &operation{
+						Method: "POST",
+						Path:   "/store/order",
+						Body: &body{
+							MediaType: "application/json",
+							Fields: []bodyField{
+								{Name: "complete", Arg: "complete"},
+								{Name: "id", Arg: "id"},
+								{Name: "petId", Arg: "petId"},
+								{Name: "quantity", Arg: "quantity"},
+								{Name: "shipDate", Arg: "shipDate"},
+								{Name: "status", Arg: "status"},
+							},
+						},
+					},
+					Args: []binding{
+						{Arg: "complete", Expr: "${input.complete}"},
+						{Arg: "id", Expr: "${input.id}"},
+						{Arg: "petId", Expr: "${input.petId}"},
+						{Arg: "quantity", Expr: "${input.quantity}"},
+						{Arg: "shipDate", Expr: "${input.shipDate}"},
+						{Arg: "status", Expr: "${input.status}"},
+					},
+				},
+			},
+		},
+	},
+}
+
+// toolPetstoreManagePet is the petstore_manage_pet tool.
+//
+// Task tool from the override file; calls POST, DELETE, PUT, POST, POST operations.
+var toolPetstoreManagePet = &toolSpec{
+	Name:        "petstore_manage_pet",
+	Title:       "Add, change or remove a pet",
+	Description: "Change the shop's catalogue: add a new pet, replace a pet's record, change only its name or status, upload a photo, or delete a pet. Use it when the user asks to list, update or remove a pet; use petstore_find_pets or petstore_get_pet to look pets up. Deleting cannot be undone: confirm with the user first.",
 	InputSchema: `{
   "$defs": {
     "Category": {
@@ -45,12 +461,31 @@ var toolAddPet = &toolSpec{
   },
   "additionalProperties": false,
   "properties": {
+    "action": {
+      "description": "What to do. add: Add a new pet to the store; delete: Deletes a pet; replace: Update an existing pet; set_status: Change a pet's name and/or status only; upload_photo: Uploads an image.",
+      "enum": [
+        "add",
+        "delete",
+        "replace",
+        "set_status",
+        "upload_photo"
+      ],
+      "type": "string"
+    },
+    "additionalMetadata": {
+      "description": "For action upload_photo. Additional Metadata",
+      "type": "string"
+    },
+    "body": {
+      "description": "For action upload_photo. Request body, sent as application/octet-stream.",
+      "type": "string"
+    },
     "category": {
       "$ref": "#/$defs/Category",
-      "description": "The category, as a Category object."
+      "description": "For action add, replace. The category, as a Category object."
     },
     "id": {
-      "description": "The id, as an integer, int64.",
+      "description": "For action add, replace. The id, as an integer, int64.",
       "examples": [
         10
       ],
@@ -58,30 +493,44 @@ var toolAddPet = &toolSpec{
       "type": "integer"
     },
     "name": {
-      "description": "The name, as a string.",
+      "description": "For action add, replace, set_status. The name, as a string.",
       "examples": [
         "doggie"
       ],
       "type": "string"
     },
+    "petId": {
+      "description": "For action delete, set_status, upload_photo. Pet id to delete",
+      "format": "int64",
+      "type": "integer"
+    },
     "photoUrls": {
-      "description": "The photo urls, as an array of string.",
+      "description": "For action add, replace. The photo urls, as an array of string.",
       "items": {
         "type": "string"
       },
       "type": "array"
     },
     "status": {
-      "description": "pet status in the store",
-      "enum": [
-        "available",
-        "pending",
-        "sold"
+      "anyOf": [
+        {
+          "description": "pet status in the store",
+          "enum": [
+            "available",
+            "pending",
+            "sold"
+          ],
+          "type": "string"
+        },
+        {
+          "description": "Status of pet that needs to be updated",
+          "type": "string"
+        }
       ],
-      "type": "string"
+      "description": "For action add, replace, set_status. pet status in the store"
     },
     "tags": {
-      "description": "The tags, as an array of Tag object.",
+      "description": "For action add, replace. The tags, as an array of Tag object.",
       "items": {
         "$ref": "#/$defs/Tag"
       },
@@ -89,129 +538,163 @@ var toolAddPet = &toolSpec{
     }
   },
   "required": [
-    "name",
-    "photoUrls"
+    "action"
   ],
   "type": "object"
 }`,
-	OpenWorld: true,
-	Op: &operation{
-		Method: "POST",
-		Path:   "/pet",
-		Body: &body{
-			MediaType: "application/json",
-			Required:  true,
-			Fields: []bodyField{
-				{Name: "category", Arg: "category"},
-				{Name: "id", Arg: "id"},
-				{Name: "name", Arg: "name"},
-				{Name: "photoUrls", Arg: "photoUrls"},
-				{Name: "status", Arg: "status"},
-				{Name: "tags", Arg: "tags"},
+	Destructive: true,
+	OpenWorld:   true,
+	Actions: []*action{
+		{
+			Name: "add",
+			Steps: []*step{
+				{
+					ID: "add",
+					Op: &operation{
+						Method: "POST",
+						Path:   "/pet",
+						Body: &body{
+							MediaType: "application/json",
+							Required:  true,
+							Fields: []bodyField{
+								{Name: "category", Arg: "category"},
+								{Name: "id", Arg: "id"},
+								{Name: "name", Arg: "name"},
+								{Name: "photoUrls", Arg: "photoUrls"},
+								{Name: "status", Arg: "status"},
+								{Name: "tags", Arg: "tags"},
+							},
+						},
+						Security: [][]string{{"petstore_auth"}},
+					},
+					Args: []binding{
+						{Arg: "category", Expr: "${input.category}"},
+						{Arg: "id", Expr: "${input.id}"},
+						{Arg: "name", Expr: "${input.name}"},
+						{Arg: "photoUrls", Expr: "${input.photoUrls}"},
+						{Arg: "status", Expr: "${input.status}"},
+						{Arg: "tags", Expr: "${input.tags}"},
+					},
+				},
 			},
+			Required: []string{"name", "photoUrls"},
 		},
-		Security: [][]string{{"petstore_auth"}},
+		{
+			Name: "delete",
+			Steps: []*step{
+				{
+					ID: "delete",
+					Op: &operation{
+						Method: "DELETE",
+						Path:   "/pet/{petId}",
+						Params: []param{
+							{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
+							{Name: "api_key", Arg: "api_key", In: inHeader, Style: "simple"},
+						},
+						Security: [][]string{{"petstore_auth"}},
+					},
+					Args: []binding{
+						{Arg: "petId", Expr: "${input.petId}"},
+					},
+				},
+			},
+			Required: []string{"petId"},
+		},
+		{
+			Name: "replace",
+			Steps: []*step{
+				{
+					ID: "replace",
+					Op: &operation{
+						Method: "PUT",
+						Path:   "/pet",
+						Body: &body{
+							MediaType: "application/json",
+							Required:  true,
+							Fields: []bodyField{
+								{Name: "category", Arg: "category"},
+								{Name: "id", Arg: "id"},
+								{Name: "name", Arg: "name"},
+								{Name: "photoUrls", Arg: "photoUrls"},
+								{Name: "status", Arg: "status"},
+								{Name: "tags", Arg: "tags"},
+							},
+						},
+						Security: [][]string{{"petstore_auth"}},
+					},
+					Args: []binding{
+						{Arg: "category", Expr: "${input.category}"},
+						{Arg: "id", Expr: "${input.id}"},
+						{Arg: "name", Expr: "${input.name}"},
+						{Arg: "photoUrls", Expr: "${input.photoUrls}"},
+						{Arg: "status", Expr: "${input.status}"},
+						{Arg: "tags", Expr: "${input.tags}"},
+					},
+				},
+			},
+			Required: []string{"name", "photoUrls"},
+		},
+		{
+			Name: "set_status",
+			Steps: []*step{
+				{
+					ID: "set_status",
+					Op: &operation{
+						Method: "POST",
+						Path:   "/pet/{petId}",
+						Params: []param{
+							{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
+							{Name: "name", Arg: "name", In: inQuery, Style: "form", Explode: true},
+							{Name: "status", Arg: "status", In: inQuery, Style: "form", Explode: true},
+						},
+						Security: [][]string{{"petstore_auth"}},
+					},
+					Args: []binding{
+						{Arg: "name", Expr: "${input.name}"},
+						{Arg: "petId", Expr: "${input.petId}"},
+						{Arg: "status", Expr: "${input.status}"},
+					},
+				},
+			},
+			Required: []string{"petId"},
+		},
+		{
+			Name: "upload_photo",
+			Steps: []*step{
+				{
+					ID: "upload_photo",
+					Op: &operation{
+						Method: "POST",
+						Path:   "/pet/{petId}/uploadImage",
+						Params: []param{
+							{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
+							{Name: "additionalMetadata", Arg: "additionalMetadata", In: inQuery, Style: "form", Explode: true},
+						},
+						Body: &body{
+							MediaType: "application/octet-stream",
+							Arg:       "body",
+						},
+						Security: [][]string{{"petstore_auth"}},
+					},
+					Args: []binding{
+						{Arg: "additionalMetadata", Expr: "${input.additionalMetadata}"},
+						{Arg: "body", Expr: "${input.body}"},
+						{Arg: "petId", Expr: "${input.petId}"},
+					},
+				},
+			},
+			Required: []string{"petId"},
+		},
 	},
 }
 
-// toolCreateUser is the create_user tool.
+// toolPetstoreManageUser is the petstore_manage_user tool.
 //
-// POST /user (operationId createUser)
-var toolCreateUser = &toolSpec{
-	Name:        "create_user",
-	Title:       "Create user",
-	Description: "Create user. This can only be done by the logged in user. Optional inputs: email, firstName, id, lastName, password, phone and 2 more. Returns a User object with fields email, firstName, id, lastName, password, phone, userStatus, username. Changes data on the service.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "email": {
-      "description": "The email, as a string.",
-      "examples": [
-        "john@email.com"
-      ],
-      "type": "string"
-    },
-    "firstName": {
-      "description": "The first name, as a string.",
-      "examples": [
-        "John"
-      ],
-      "type": "string"
-    },
-    "id": {
-      "description": "The id, as an integer, int64.",
-      "examples": [
-        10
-      ],
-      "format": "int64",
-      "type": "integer"
-    },
-    "lastName": {
-      "description": "The last name, as a string.",
-      "examples": [
-        "James"
-      ],
-      "type": "string"
-    },
-    "password": {
-      "description": "The password, as a string.",
-      "examples": [
-        "12345"
-      ],
-      "type": "string"
-    },
-    "phone": {
-      "description": "The phone, as a string.",
-      "examples": [
-        "12345"
-      ],
-      "type": "string"
-    },
-    "userStatus": {
-      "description": "User Status",
-      "examples": [
-        1
-      ],
-      "format": "int32",
-      "type": "integer"
-    },
-    "username": {
-      "description": "The username, as a string.",
-      "examples": [
-        "theUser"
-      ],
-      "type": "string"
-    }
-  },
-  "type": "object"
-}`,
-	OpenWorld: true,
-	Op: &operation{
-		Method: "POST",
-		Path:   "/user",
-		Body: &body{
-			MediaType: "application/json",
-			Fields: []bodyField{
-				{Name: "email", Arg: "email"},
-				{Name: "firstName", Arg: "firstName"},
-				{Name: "id", Arg: "id"},
-				{Name: "lastName", Arg: "lastName"},
-				{Name: "password", Arg: "password"},
-				{Name: "phone", Arg: "phone"},
-				{Name: "userStatus", Arg: "userStatus"},
-				{Name: "username", Arg: "username"},
-			},
-		},
-	},
-}
-
-// toolCreateUsersWithListInput is the create_users_with_list_input tool.
-//
-// POST /user/createWithList (operationId createUsersWithListInput)
-var toolCreateUsersWithListInput = &toolSpec{
-	Name:        "create_users_with_list_input",
-	Title:       "Creates list of users with given input array",
-	Description: "Creates list of users with given input array. Optional inputs: body. Returns a User object with fields email, firstName, id, lastName, password, phone, userStatus, username. Changes data on the service.",
+// Task tool from the override file; calls POST, POST, DELETE, GET, PUT operations.
+var toolPetstoreManageUser = &toolSpec{
+	Name:        "petstore_manage_user",
+	Title:       "Manage customer accounts",
+	Description: "Create, look up, update or delete customer accounts by username, or create several at once. Use it for account questions; use petstore_session to log in or out. Deleting an account cannot be undone: confirm with the user first. Never returns other users' passwords in prose to the user.",
 	InputSchema: `{
   "$defs": {
     "User": {
@@ -273,208 +756,331 @@ var toolCreateUsersWithListInput = &toolSpec{
   },
   "additionalProperties": false,
   "properties": {
+    "action": {
+      "description": "What to do. create: Create user; create_many: Creates list of users with given input array; delete: Delete user resource; get: Get user by user name; update: Update user resource.",
+      "enum": [
+        "create",
+        "create_many",
+        "delete",
+        "get",
+        "update"
+      ],
+      "type": "string"
+    },
     "body": {
-      "description": "Request body, sent as application/json.",
+      "description": "For action create_many. Request body, sent as application/json.",
       "items": {
         "$ref": "#/$defs/User"
       },
       "type": "array"
-    }
-  },
-  "type": "object"
-}`,
-	OpenWorld: true,
-	Op: &operation{
-		Method: "POST",
-		Path:   "/user/createWithList",
-		Body: &body{
-			MediaType: "application/json",
-			Arg:       "body",
-		},
-	},
-}
-
-// toolDeleteOrder is the delete_order tool.
-//
-// DELETE /store/order/{orderId} (operationId deleteOrder)
-var toolDeleteOrder = &toolSpec{
-	Name:        "delete_order",
-	Title:       "Delete purchase order by identifier",
-	Description: "Delete purchase order by identifier. For valid response try integer IDs with value < 1000. Anything above 1000 or non-integers will generate API errors. Requires orderId (integer, int64). On success: Order deleted. Destructive: the deletion cannot be undone, so confirm with the user first.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "orderId": {
-      "description": "ID of the order that needs to be deleted",
-      "format": "int64",
-      "type": "integer"
-    }
-  },
-  "required": [
-    "orderId"
-  ],
-  "type": "object"
-}`,
-	Destructive: true,
-	Idempotent:  true,
-	OpenWorld:   true,
-	Op: &operation{
-		Method: "DELETE",
-		Path:   "/store/order/{orderId}",
-		Params: []param{
-			{Name: "orderId", Arg: "orderId", In: inPath, Style: "simple", Required: true},
-		},
-	},
-}
-
-// toolDeletePet is the delete_pet tool.
-//
-// DELETE /pet/{petId} (operationId deletePet)
-var toolDeletePet = &toolSpec{
-	Name:        "delete_pet",
-	Title:       "Deletes a pet",
-	Description: "Deletes a pet. Delete a pet. Requires petId (integer, int64). Optional inputs: api_key. On success: Pet deleted. Destructive: the deletion cannot be undone, so confirm with the user first.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "api_key": {
-      "description": "The api key, as a string.",
-      "type": "string"
     },
-    "petId": {
-      "description": "Pet id to delete",
-      "format": "int64",
-      "type": "integer"
-    }
-  },
-  "required": [
-    "petId"
-  ],
-  "type": "object"
-}`,
-	Destructive: true,
-	Idempotent:  true,
-	OpenWorld:   true,
-	Op: &operation{
-		Method: "DELETE",
-		Path:   "/pet/{petId}",
-		Params: []param{
-			{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
-			{Name: "api_key", Arg: "api_key", In: inHeader, Style: "simple"},
-		},
-		Security: [][]string{{"petstore_auth"}},
-	},
-}
-
-// toolDeleteUser is the delete_user tool.
-//
-// DELETE /user/{username} (operationId deleteUser)
-var toolDeleteUser = &toolSpec{
-	Name:        "delete_user",
-	Title:       "Delete user resource",
-	Description: "Delete user resource. This can only be done by the logged in user. Requires username (string). On success: User deleted. Destructive: the deletion cannot be undone, so confirm with the user first.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "username": {
-      "description": "The name that needs to be deleted",
-      "minLength": 1,
-      "type": "string"
-    }
-  },
-  "required": [
-    "username"
-  ],
-  "type": "object"
-}`,
-	Destructive: true,
-	Idempotent:  true,
-	OpenWorld:   true,
-	Op: &operation{
-		Method: "DELETE",
-		Path:   "/user/{username}",
-		Params: []param{
-			{Name: "username", Arg: "username", In: inPath, Style: "simple", Required: true},
-		},
-	},
-}
-
-// toolFindPetsByStatus is the find_pets_by_status tool.
-//
-// GET /pet/findByStatus (operationId findPetsByStatus)
-var toolFindPetsByStatus = &toolSpec{
-	Name:        "find_pets_by_status",
-	Title:       "Finds Pets by status",
-	Description: "Finds Pets by status. Multiple status values can be provided with comma separated strings. Optional inputs: status. Returns a list of Pet items. Read-only: changes nothing.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "status": {
-      "default": "available",
-      "description": "Status values that need to be considered for filter",
-      "enum": [
-        "available",
-        "pending",
-        "sold"
+    "body_username": {
+      "description": "For action update. The body username, as a string.",
+      "examples": [
+        "theUser"
       ],
       "type": "string"
+    },
+    "email": {
+      "description": "For action create, update. The email, as a string.",
+      "examples": [
+        "john@email.com"
+      ],
+      "type": "string"
+    },
+    "firstName": {
+      "description": "For action create, update. The first name, as a string.",
+      "examples": [
+        "John"
+      ],
+      "type": "string"
+    },
+    "id": {
+      "description": "For action create, update. The id, as an integer, int64.",
+      "examples": [
+        10
+      ],
+      "format": "int64",
+      "type": "integer"
+    },
+    "lastName": {
+      "description": "For action create, update. The last name, as a string.",
+      "examples": [
+        "James"
+      ],
+      "type": "string"
+    },
+    "password": {
+      "description": "For action create, update. The password, as a string.",
+      "examples": [
+        "12345"
+      ],
+      "type": "string"
+    },
+    "phone": {
+      "description": "For action create, update. The phone, as a string.",
+      "examples": [
+        "12345"
+      ],
+      "type": "string"
+    },
+    "userStatus": {
+      "description": "For action create, update. User Status",
+      "examples": [
+        1
+      ],
+      "format": "int32",
+      "type": "integer"
+    },
+    "username": {
+      "anyOf": [
+        {
+          "description": "The username, as a string.",
+          "examples": [
+            "theUser"
+          ],
+          "type": "string"
+        },
+        {
+          "description": "The name that needs to be deleted",
+          "minLength": 1,
+          "type": "string"
+        },
+        {
+          "description": "The name that needs to be fetched. Use user1 for testing",
+          "minLength": 1,
+          "type": "string"
+        },
+        {
+          "description": "name that need to be deleted",
+          "minLength": 1,
+          "type": "string"
+        }
+      ],
+      "description": "For action create, delete, get, update. The username, as a string."
     }
   },
+  "required": [
+    "action"
+  ],
   "type": "object"
 }`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/pet/findByStatus",
-		Params: []param{
-			{Name: "status", Arg: "status", In: inQuery, Style: "form", Explode: true},
+	Destructive: true,
+	OpenWorld:   true,
+	Actions: []*action{
+		{
+			Name: "create",
+			Steps: []*step{
+				{
+					ID: "create",
+					Op: &operation{
+						Method: "POST",
+						Path:   "/user",
+						Body: &body{
+							MediaType: "application/json",
+							Fields: []bodyField{
+								{Name: "email", Arg: "email"},
+								{Name: "firstName", Arg: "firstName"},
+								{Name: "id", Arg: "id"},
+								{Name: "lastName", Arg: "lastName"},
+								{Name: "password", Arg: "password"},
+								{Name: "phone", Arg: "phone"},
+								{Name: "userStatus", Arg: "userStatus"},
+								{Name: "username", Arg: "username"},
+							},
+						},
+					},
+					Args: []binding{
+						{Arg: "email", Expr: "${input.email}"},
+						{Arg: "firstName", Expr: "${input.firstName}"},
+						{Arg: "id", Expr: "${input.id}"},
+						{Arg: "lastName", Expr: "${input.lastName}"},
+						{Arg: "password", Expr: "${input.password}"},
+						{Arg: "phone", Expr: "${input.phone}"},
+						{Arg: "userStatus", Expr: "${input.userStatus}"},
+						{Arg: "username", Expr: "${input.username}"},
+					},
+				},
+			},
 		},
-		Security: [][]string{{"petstore_auth"}},
+		{
+			Name: "create_many",
+			Steps: []*step{
+				{
+					ID: "create_many",
+					Op: &operation{
+						Method: "POST",
+						Path:   "/user/createWithList",
+						Body: &body{
+							MediaType: "application/json",
+							Arg:       "body",
+						},
+					},
+					Args: []binding{
+						{Arg: "body", Expr: "${input.body}"},
+					},
+				},
+			},
+		},
+		{
+			Name: "delete",
+			Steps: []*step{
+				{
+					ID: "delete",
+					Op: &operation{
+						Method: "DELETE",
+						Path:   "/user/{username}",
+						Params: []param{
+							{Name: "username", Arg: "username", In: inPath, Style: "simple", Required: true},
+						},
+					},
+					Args: []binding{
+						{Arg: "username", Expr: "${input.username}"},
+					},
+				},
+			},
+			Required: []string{"username"},
+		},
+		{
+			Name: "get",
+			Steps: []*step{
+				{
+					ID: "get",
+					Op: &operation{
+						Method: "GET",
+						Path:   "/user/{username}",
+						Params: []param{
+							{Name: "username", Arg: "username", In: inPath, Style: "simple", Required: true},
+						},
+					},
+					Args: []binding{
+						{Arg: "username", Expr: "${input.username}"},
+					},
+				},
+			},
+			Required: []string{"username"},
+		},
+		{
+			Name: "update",
+			Steps: []*step{
+				{
+					ID: "update",
+					Op: &operation{
+						Method: "PUT",
+						Path:   "/user/{username}",
+						Params: []param{
+							{Name: "username", Arg: "username", In: inPath, Style: "simple", Required: true},
+						},
+						Body: &body{
+							MediaType: "application/json",
+							Fields: []bodyField{
+								{Name: "username", Arg: "body_username"},
+								{Name: "email", Arg: "email"},
+								{Name: "firstName", Arg: "firstName"},
+								{Name: "id", Arg: "id"},
+								{Name: "lastName", Arg: "lastName"},
+								{Name: "password", Arg: "password"},
+								{Name: "phone", Arg: "phone"},
+								{Name: "userStatus", Arg: "userStatus"},
+							},
+						},
+					},
+					Args: []binding{
+						{Arg: "body_username", Expr: "${input.body_username}"},
+						{Arg: "email", Expr: "${input.email}"},
+						{Arg: "firstName", Expr: "${input.firstName}"},
+						{Arg: "id", Expr: "${input.id}"},
+						{Arg: "lastName", Expr: "${input.lastName}"},
+						{Arg: "password", Expr: "${input.password}"},
+						{Arg: "phone", Expr: "${input.phone}"},
+						{Arg: "userStatus", Expr: "${input.userStatus}"},
+						{Arg: "username", Expr: "${input.username}"},
+					},
+				},
+			},
+			Required: []string{"username"},
+		},
 	},
 }
 
-// toolFindPetsByTags is the find_pets_by_tags tool.
+// toolPetstoreSession is the petstore_session tool.
 //
-// GET /pet/findByTags (operationId findPetsByTags)
-var toolFindPetsByTags = &toolSpec{
-	Name:        "find_pets_by_tags",
-	Title:       "Finds Pets by tags",
-	Description: "Finds Pets by tags. Multiple tags can be provided with comma separated strings. Use tag1, tag2, tag3 for testing. Optional inputs: tags. Returns a list of Pet items. Read-only: changes nothing.",
+// Task tool from the override file; calls GET, GET operations.
+var toolPetstoreSession = &toolSpec{
+	Name:        "petstore_session",
+	Title:       "Log in or out",
+	Description: "Log a customer in with username and password (returns a session string valid for one hour) or log the current session out. Use it only when the user asks to log in or out; account changes go through petstore_manage_user.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
-    "tags": {
-      "description": "Tags to filter by",
-      "items": {
-        "type": "string"
-      },
-      "type": "array"
+    "action": {
+      "description": "What to do. login: Logs user into the system; logout: Logs out current logged in user session.",
+      "enum": [
+        "login",
+        "logout"
+      ],
+      "type": "string"
+    },
+    "password": {
+      "description": "For action login. The password for login in clear text",
+      "type": "string"
+    },
+    "username": {
+      "description": "For action login. The user name for login",
+      "type": "string"
     }
   },
+  "required": [
+    "action"
+  ],
   "type": "object"
 }`,
 	ReadOnly:   true,
 	Idempotent: true,
 	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/pet/findByTags",
-		Params: []param{
-			{Name: "tags", Arg: "tags", In: inQuery, Style: "form", Explode: true},
+	Actions: []*action{
+		{
+			Name: "login",
+			Steps: []*step{
+				{
+					ID: "login",
+					Op: &operation{
+						Method: "GET",
+						Path:   "/user/login",
+						Params: []param{
+							{Name: "username", Arg: "username", In: inQuery, Style: "form", Explode: true},
+							{Name: "password", Arg: "password", In: inQuery, Style: "form", Explode: true},
+						},
+					},
+					Args: []binding{
+						{Arg: "password", Expr: "${input.password}"},
+						{Arg: "username", Expr: "${input.username}"},
+					},
+				},
+			},
 		},
-		Security: [][]string{{"petstore_auth"}},
+		{
+			Name: "logout",
+			Steps: []*step{
+				{
+					ID: "logout",
+					Op: &operation{
+						Method: "GET",
+						Path:   "/user/logout",
+					},
+				},
+			},
+		},
 	},
 }
 
-// toolGetInventory is the get_inventory tool.
+// toolPetstoreStock is the petstore_stock tool.
 //
 // GET /store/inventory (operationId getInventory)
-var toolGetInventory = &toolSpec{
-	Name:        "get_inventory",
-	Title:       "Returns pet inventories by status",
-	Description: "Returns pet inventories by status. Returns a map of status codes to quantities. Returns an object. Read-only: changes nothing.",
+var toolPetstoreStock = &toolSpec{
+	Name:        "petstore_stock",
+	Title:       "Stock by status",
+	Description: "Count the pets in the shop per sale status (available, pending, sold), e.g. \"how many pets are available\". Returns counts only, not the pets; use petstore_find_pets to list them. Read-only.",
 	InputSchema: `{
   "additionalProperties": false,
   "type": "object"
@@ -486,539 +1092,5 @@ var toolGetInventory = &toolSpec{
 		Method:   "GET",
 		Path:     "/store/inventory",
 		Security: [][]string{{"api_key"}},
-	},
-}
-
-// toolGetOrderByID is the get_order_by_id tool.
-//
-// GET /store/order/{orderId} (operationId getOrderById)
-var toolGetOrderByID = &toolSpec{
-	Name:        "get_order_by_id",
-	Title:       "Find purchase order by ID",
-	Description: "Find purchase order by ID. For valid response try integer IDs with value 10. Other values will generate exceptions. Requires orderId (integer, int64). Returns an Order object with fields complete, id, petId, quantity, shipDate, status. Read-only: changes nothing.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "orderId": {
-      "description": "ID of order that needs to be fetched",
-      "format": "int64",
-      "type": "integer"
-    }
-  },
-  "required": [
-    "orderId"
-  ],
-  "type": "object"
-}`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/store/order/{orderId}",
-		Params: []param{
-			{Name: "orderId", Arg: "orderId", In: inPath, Style: "simple", Required: true},
-		},
-	},
-}
-
-// toolGetPetByID is the get_pet_by_id tool.
-//
-// GET /pet/{petId} (operationId getPetById)
-var toolGetPetByID = &toolSpec{
-	Name:        "get_pet_by_id",
-	Title:       "Find pet by ID",
-	Description: "Find pet by ID. Returns a single pet. Requires petId (integer, int64). Returns a Pet object with fields category, id, name, photoUrls, status, tags. Read-only: changes nothing.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "petId": {
-      "description": "ID of pet to return",
-      "format": "int64",
-      "type": "integer"
-    }
-  },
-  "required": [
-    "petId"
-  ],
-  "type": "object"
-}`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/pet/{petId}",
-		Params: []param{
-			{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
-		},
-		Security: [][]string{{"api_key"}, {"petstore_auth"}},
-	},
-}
-
-// toolGetUserByName is the get_user_by_name tool.
-//
-// GET /user/{username} (operationId getUserByName)
-var toolGetUserByName = &toolSpec{
-	Name:        "get_user_by_name",
-	Title:       "Get user by user name",
-	Description: "Get user by user name. Get user detail based on username. Requires username (string). Returns a User object with fields email, firstName, id, lastName, password, phone, userStatus, username. Read-only: changes nothing.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "username": {
-      "description": "The name that needs to be fetched. Use user1 for testing",
-      "minLength": 1,
-      "type": "string"
-    }
-  },
-  "required": [
-    "username"
-  ],
-  "type": "object"
-}`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/user/{username}",
-		Params: []param{
-			{Name: "username", Arg: "username", In: inPath, Style: "simple", Required: true},
-		},
-	},
-}
-
-// toolLoginUser is the login_user tool.
-//
-// GET /user/login (operationId loginUser)
-var toolLoginUser = &toolSpec{
-	Name:        "login_user",
-	Title:       "Logs user into the system",
-	Description: "Logs user into the system. Log into the system. Optional inputs: username and password. Returns a string. Read-only: changes nothing.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "password": {
-      "description": "The password for login in clear text",
-      "type": "string"
-    },
-    "username": {
-      "description": "The user name for login",
-      "type": "string"
-    }
-  },
-  "type": "object"
-}`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/user/login",
-		Params: []param{
-			{Name: "username", Arg: "username", In: inQuery, Style: "form", Explode: true},
-			{Name: "password", Arg: "password", In: inQuery, Style: "form", Explode: true},
-		},
-	},
-}
-
-// toolLogoutUser is the logout_user tool.
-//
-// GET /user/logout (operationId logoutUser)
-var toolLogoutUser = &toolSpec{
-	Name:        "logout_user",
-	Title:       "Logs out current logged in user session",
-	Description: "Logs out current logged in user session. Log user out of the system. On success: Successful operation. Read-only: changes nothing.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "type": "object"
-}`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/user/logout",
-	},
-}
-
-// toolPlaceOrder is the place_order tool.
-//
-// POST /store/order (operationId placeOrder)
-var toolPlaceOrder = &toolSpec{
-	Name:        "place_order",
-	Title:       "Place an order for a pet",
-	Description: "Place an order for a pet. Place a new order in the store. Optional inputs: complete, id, petId, quantity, shipDate and status. Returns an Order object with fields complete, id, petId, quantity, shipDate, status. Changes data on the service.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "complete": {
-      "description": "The complete, as a boolean.",
-      "type": "boolean"
-    },
-    "id": {
-      "description": "The id, as an integer, int64.",
-      "examples": [
-        10
-      ],
-      "format": "int64",
-      "type": "integer"
-    },
-    "petId": {
-      "description": "The pet id, as an integer, int64.",
-      "examples": [
-        198772
-      ],
-      "format": "int64",
-      "type": "integer"
-    },
-    "quantity": {
-      "description": "The quantity, as an integer, int32.",
-      "examples": [
-        7
-      ],
-      "format": "int32",
-      "type": "integer"
-    },
-    "shipDate": {
-      "description": "The ship date, as a string, date-time. Use RFC 3339, e.g. 2026-07-28T09:30:00Z.",
-      "format": "date-time",
-      "type": "string"
-    },
-    "status": {
-      "description": "Order Status",
-      "enum": [
-        "placed",
-        "approved",
-        "delivered"
-      ],
-      "examples": [
-        "approved"
-      ],
-      "type": "string"
-    }
-  },
-  "type": "object"
-}`,
-	OpenWorld: true,
-	Op: &operation{
-		Method: "POST",
-		Path:   "/store/order",
-		Body: &body{
-			MediaType: "application/json",
-			Fields: []bodyField{
-				{Name: "complete", Arg: "complete"},
-				{Name: "id", Arg: "id"},
-				{Name: "petId", Arg: "petId"},
-				{Name: "quantity", Arg: "quantity"},
-				{Name: "shipDate", Arg: "shipDate"},
-				{Name: "status", Arg: "status"},
-			},
-		},
-	},
-}
-
-// toolUpdatePet is the update_pet tool.
-//
-// PUT /pet (operationId updatePet)
-var toolUpdatePet = &toolSpec{
-	Name:        "update_pet",
-	Title:       "Update an existing pet",
-	Description: "Update an existing pet by Id. Requires name (string) and photoUrls (array of string). Optional inputs: category, id, status and tags. Returns a Pet object with fields category, id, name, photoUrls, status, tags. Overwrites the stored resource with the values given.",
-	InputSchema: `{
-  "$defs": {
-    "Category": {
-      "properties": {
-        "id": {
-          "examples": [
-            1
-          ],
-          "format": "int64",
-          "type": "integer"
-        },
-        "name": {
-          "examples": [
-            "Dogs"
-          ],
-          "type": "string"
-        }
-      },
-      "type": "object"
-    },
-    "Tag": {
-      "properties": {
-        "id": {
-          "format": "int64",
-          "type": "integer"
-        },
-        "name": {
-          "type": "string"
-        }
-      },
-      "type": "object"
-    }
-  },
-  "additionalProperties": false,
-  "properties": {
-    "category": {
-      "$ref": "#/$defs/Category",
-      "description": "The category, as a Category object."
-    },
-    "id": {
-      "description": "The id, as an integer, int64.",
-      "examples": [
-        10
-      ],
-      "format": "int64",
-      "type": "integer"
-    },
-    "name": {
-      "description": "The name, as a string.",
-      "examples": [
-        "doggie"
-      ],
-      "type": "string"
-    },
-    "photoUrls": {
-      "description": "The photo urls, as an array of string.",
-      "items": {
-        "type": "string"
-      },
-      "type": "array"
-    },
-    "status": {
-      "description": "pet status in the store",
-      "enum": [
-        "available",
-        "pending",
-        "sold"
-      ],
-      "type": "string"
-    },
-    "tags": {
-      "description": "The tags, as an array of Tag object.",
-      "items": {
-        "$ref": "#/$defs/Tag"
-      },
-      "type": "array"
-    }
-  },
-  "required": [
-    "name",
-    "photoUrls"
-  ],
-  "type": "object"
-}`,
-	Destructive: true,
-	Idempotent:  true,
-	OpenWorld:   true,
-	Op: &operation{
-		Method: "PUT",
-		Path:   "/pet",
-		Body: &body{
-			MediaType: "application/json",
-			Required:  true,
-			Fields: []bodyField{
-				{Name: "category", Arg: "category"},
-				{Name: "id", Arg: "id"},
-				{Name: "name", Arg: "name"},
-				{Name: "photoUrls", Arg: "photoUrls"},
-				{Name: "status", Arg: "status"},
-				{Name: "tags", Arg: "tags"},
-			},
-		},
-		Security: [][]string{{"petstore_auth"}},
-	},
-}
-
-// toolUpdatePetWithForm is the update_pet_with_form tool.
-//
-// POST /pet/{petId} (operationId updatePetWithForm)
-var toolUpdatePetWithForm = &toolSpec{
-	Name:        "update_pet_with_form",
-	Title:       "Updates a pet in the store with form data",
-	Description: "Updates a pet in the store with form data. Updates a pet resource based on the form data. Requires petId (integer, int64). Optional inputs: name and status. Returns a Pet object with fields category, id, name, photoUrls, status, tags. Changes data on the service.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "name": {
-      "description": "Name of pet that needs to be updated",
-      "type": "string"
-    },
-    "petId": {
-      "description": "ID of pet that needs to be updated",
-      "format": "int64",
-      "type": "integer"
-    },
-    "status": {
-      "description": "Status of pet that needs to be updated",
-      "type": "string"
-    }
-  },
-  "required": [
-    "petId"
-  ],
-  "type": "object"
-}`,
-	OpenWorld: true,
-	Op: &operation{
-		Method: "POST",
-		Path:   "/pet/{petId}",
-		Params: []param{
-			{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
-			{Name: "name", Arg: "name", In: inQuery, Style: "form", Explode: true},
-			{Name: "status", Arg: "status", In: inQuery, Style: "form", Explode: true},
-		},
-		Security: [][]string{{"petstore_auth"}},
-	},
-}
-
-// toolUpdateUser is the update_user tool.
-//
-// PUT /user/{username} (operationId updateUser)
-var toolUpdateUser = &toolSpec{
-	Name:        "update_user",
-	Title:       "Update user resource",
-	Description: "Update user resource. This can only be done by the logged in user. Requires username (string). Optional inputs: email, firstName, id, lastName, password, phone and 2 more. On success: Successful operation. Overwrites the stored resource with the values given.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "body_username": {
-      "description": "The body username, as a string.",
-      "examples": [
-        "theUser"
-      ],
-      "type": "string"
-    },
-    "email": {
-      "description": "The email, as a string.",
-      "examples": [
-        "john@email.com"
-      ],
-      "type": "string"
-    },
-    "firstName": {
-      "description": "The first name, as a string.",
-      "examples": [
-        "John"
-      ],
-      "type": "string"
-    },
-    "id": {
-      "description": "The id, as an integer, int64.",
-      "examples": [
-        10
-      ],
-      "format": "int64",
-      "type": "integer"
-    },
-    "lastName": {
-      "description": "The last name, as a string.",
-      "examples": [
-        "James"
-      ],
-      "type": "string"
-    },
-    "password": {
-      "description": "The password, as a string.",
-      "examples": [
-        "12345"
-      ],
-      "type": "string"
-    },
-    "phone": {
-      "description": "The phone, as a string.",
-      "examples": [
-        "12345"
-      ],
-      "type": "string"
-    },
-    "userStatus": {
-      "description": "User Status",
-      "examples": [
-        1
-      ],
-      "format": "int32",
-      "type": "integer"
-    },
-    "username": {
-      "description": "name that need to be deleted",
-      "minLength": 1,
-      "type": "string"
-    }
-  },
-  "required": [
-    "username"
-  ],
-  "type": "object"
-}`,
-	Destructive: true,
-	Idempotent:  true,
-	OpenWorld:   true,
-	Op: &operation{
-		Method: "PUT",
-		Path:   "/user/{username}",
-		Params: []param{
-			{Name: "username", Arg: "username", In: inPath, Style: "simple", Required: true},
-		},
-		Body: &body{
-			MediaType: "application/json",
-			Fields: []bodyField{
-				{Name: "username", Arg: "body_username"},
-				{Name: "email", Arg: "email"},
-				{Name: "firstName", Arg: "firstName"},
-				{Name: "id", Arg: "id"},
-				{Name: "lastName", Arg: "lastName"},
-				{Name: "password", Arg: "password"},
-				{Name: "phone", Arg: "phone"},
-				{Name: "userStatus", Arg: "userStatus"},
-			},
-		},
-	},
-}
-
-// toolUploadFile is the upload_file tool.
-//
-// POST /pet/{petId}/uploadImage (operationId uploadFile)
-var toolUploadFile = &toolSpec{
-	Name:        "upload_file",
-	Title:       "Uploads an image",
-	Description: "Uploads an image. Upload image of the pet. Requires petId (integer, int64). Optional inputs: additionalMetadata and body. Returns an ApiResponse object with fields code, message, type. Changes data on the service.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "additionalMetadata": {
-      "description": "Additional Metadata",
-      "type": "string"
-    },
-    "body": {
-      "description": "Request body, sent as application/octet-stream.",
-      "type": "string"
-    },
-    "petId": {
-      "description": "ID of pet to update",
-      "format": "int64",
-      "type": "integer"
-    }
-  },
-  "required": [
-    "petId"
-  ],
-  "type": "object"
-}`,
-	OpenWorld: true,
-	Op: &operation{
-		Method: "POST",
-		Path:   "/pet/{petId}/uploadImage",
-		Params: []param{
-			{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
-			{Name: "additionalMetadata", Arg: "additionalMetadata", In: inQuery, Style: "form", Explode: true},
-		},
-		Body: &body{
-			MediaType: "application/octet-stream",
-			Arg:       "body",
-		},
-		Security: [][]string{{"petstore_auth"}},
 	},
 }

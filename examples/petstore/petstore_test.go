@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -58,7 +59,8 @@ func connectClient(t *testing.T, transport mcp.Transport, era string) *mcp.Clien
 	return cs
 }
 
-// exercise runs the same scenario over any session.
+// exercise runs the same scenario over any session: the curated task
+// tools of examples/petstore/overrides.yaml against the bundled backend.
 func exercise(t *testing.T, cs *mcp.ClientSession) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -66,31 +68,48 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Tools) != 19 {
-		t.Errorf("tools/list: %d tools, want 19", len(list.Tools))
+	if len(list.Tools) != 7 {
+		t.Errorf("tools/list: %d tools, want 7", len(list.Tools))
 	}
-	ok := call(t, cs, "get_pet_by_id", map[string]any{"petId": 1}, false)
-	if !strings.Contains(ok, `"id":1`) {
-		t.Errorf("get_pet_by_id 1: %s", ok)
+	// An aggregated tool: two steps run concurrently and merge.
+	pet := call(t, cs, "petstore_get_pet", map[string]any{"pet_id": 1}, false)
+	for _, want := range []string{`"pet":{`, `"id":1`, `"stock_by_status":{`, `"shop":"1 at Swagger Petstore"`} {
+		if !strings.Contains(pet, want) {
+			t.Errorf("petstore_get_pet lacks %s: %s", want, pet)
+		}
 	}
-	added := call(t, cs, "add_pet", map[string]any{"name": "Rex", "photoUrls": []string{"https://example.com/rex.png"}, "status": "pending"}, false)
+	// An action tool with list truncation and picked fields.
+	found := call(t, cs, "petstore_find_pets", map[string]any{"action": "by_status", "status": "available"}, false)
+	for _, want := range []string{`"items":[`, `"totalCount":`, `"hasMore":false`, `"name":`} {
+		if !strings.Contains(found, want) {
+			t.Errorf("petstore_find_pets lacks %s: %s", want, found)
+		}
+	}
+	if strings.Contains(found, "photoUrls") {
+		t.Errorf("petstore_find_pets should pick fields only: %s", found)
+	}
+	added := call(t, cs, "petstore_manage_pet", map[string]any{"action": "add", "name": "Rex", "photoUrls": []string{"https://example.com/rex.png"}, "status": "pending"}, false)
 	if !strings.Contains(added, `"name":"Rex"`) {
-		t.Errorf("add_pet: %s", added)
+		t.Errorf("petstore_manage_pet add: %s", added)
 	}
-	found := call(t, cs, "find_pets_by_tags", map[string]any{"tags": []string{"tag1", "tag3"}}, false)
-	if !strings.Contains(found, `"result"`) && !strings.Contains(found, `"name"`) {
-		t.Errorf("find_pets_by_tags: %s", found)
+	byTags := call(t, cs, "petstore_find_pets", map[string]any{"action": "by_tags", "tags": []string{"tag1", "tag3"}}, false)
+	if !strings.Contains(byTags, `"items":[`) {
+		t.Errorf("by_tags: %s", byTags)
 	}
-	missing := call(t, cs, "get_pet_by_id", map[string]any{"petId": 999999}, true)
-	if !strings.Contains(missing, "404") {
-		t.Errorf("unknown pet should name 404: %s", missing)
+	needs := call(t, cs, "petstore_manage_pet", map[string]any{"action": "delete"}, true)
+	if !strings.Contains(needs, "petId") {
+		t.Errorf("a missing action input should be named: %s", needs)
 	}
-	invalid := call(t, cs, "find_pets_by_status", map[string]any{"status": "lost"}, true)
+	missing := call(t, cs, "petstore_get_pet", map[string]any{"pet_id": 999999}, true)
+	if !strings.Contains(missing, "404") || !strings.Contains(missing, `Step "pet" failed`) {
+		t.Errorf("unknown pet should name the step and 404: %s", missing)
+	}
+	invalid := call(t, cs, "petstore_find_pets", map[string]any{"action": "by_status", "status": "lost"}, true)
 	if !strings.Contains(invalid, "status") {
 		t.Errorf("invalid enum should name the field: %s", invalid)
 	}
 	// The server keeps serving after errors.
-	call(t, cs, "get_inventory", map[string]any{}, false)
+	call(t, cs, "petstore_stock", map[string]any{}, false)
 }
 
 // call invokes a tool and checks isError; it returns the text content.
@@ -121,6 +140,30 @@ func TestInMemory(t *testing.T) {
 	base := startBackend(t)
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) { exercise(t, connectInMemory(t, base, era)) })
+	}
+}
+
+// TestOptionalStepFails breaks the stock endpoint: the aggregated tool
+// still answers with the pet and says what is missing.
+func TestOptionalStepFails(t *testing.T) {
+	api := backend.NewHandler()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/store/inventory") {
+			http.Error(w, `{"code":500,"message":"inventory database offline"}`, http.StatusInternalServerError)
+			return
+		}
+		api.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	cs := connectInMemory(t, hs.URL+backend.BasePath, eras[0])
+	got := call(t, cs, "petstore_get_pet", map[string]any{"pet_id": 2}, false)
+	for _, want := range []string{`"id":2`, `"warnings":[`, "step stock failed"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("partial result lacks %s: %s", want, got)
+		}
+	}
+	if strings.Contains(got, "stock_by_status") {
+		t.Errorf("failed step should not appear as data: %s", got)
 	}
 }
 

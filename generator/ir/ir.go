@@ -45,6 +45,61 @@ type Server struct {
 	// NoCallTests turns off oa2mcp_calls_test.go, the generated call
 	// cases (normal, boundary, invalid input, upstream failure per tool).
 	NoCallTests bool
+
+	// State and access (issue 5).
+	//
+	// Handles are the handle types, sorted by Name.
+	Handles []HandleType
+	// Redis, when set, copies the runtime file tagged oa2mcp_redis (the
+	// Redis handle store), which depends on github.com/redis/go-redis/v9.
+	Redis bool
+	// PassHeaders is the allowlist of inbound HTTP headers copied to
+	// upstream requests, in canonical form.
+	PassHeaders []string
+	// RateLimit limits calls per caller; nil: unlimited.
+	RateLimit *RateLimit
+}
+
+// HandleType is one kind of handle: an opaque, caller-owned name for an
+// upstream object.
+type HandleType struct {
+	Name   string
+	Prefix string
+	// LifetimeSeconds is how long a handle lives; Fixed counts it from
+	// creation, otherwise every use restarts it.
+	LifetimeSeconds int
+	Fixed           bool
+	Description     string
+	// Creators are the tools that return one, sorted.
+	Creators []string
+}
+
+// HandleInput is a tool input that takes a handle.
+type HandleInput struct {
+	Arg  string
+	Type string
+}
+
+// CreatesHandle makes a tool return a handle for the upstream id at From
+// in its result, in the result field Field.
+type CreatesHandle struct {
+	Type  string
+	From  string
+	Field string
+}
+
+// Ask is an input asked from the user when the model leaves it out.
+type Ask struct {
+	Arg     string
+	Message string
+	// Schema is the property's JSON Schema (primitive, no $ref).
+	Schema string
+}
+
+// RateLimit is a token bucket per caller.
+type RateLimit struct {
+	PerMinute float64
+	Burst     int
 }
 
 // SecurityKind is how a credential is attached to upstream requests.
@@ -102,6 +157,22 @@ type Tool struct {
 	Output *Output
 	// OutputSchema is the JSON Schema of the shaped result, or empty.
 	OutputSchema string
+
+	// State and access (issue 5).
+	//
+	// HandleInputs are inputs resolved from handles, sorted by Arg.
+	HandleInputs []HandleInput
+	// CreatesHandle, when set, adds a new handle to the result.
+	CreatesHandle *CreatesHandle
+	// Asks are inputs asked from the user when missing, sorted by Arg.
+	Asks []Ask
+	// Confirm, when set, is the confirmation question asked before the
+	// tool runs; a template over ${input.NAME}.
+	Confirm string
+	// Scopes are required of the caller, sorted.
+	Scopes []string
+	// RateLimit replaces the server's for this tool.
+	RateLimit *RateLimit
 }
 
 // Step is one operation call inside an aggregated or action tool.
@@ -174,6 +245,9 @@ type Call struct {
 	Body   *Body
 	// Security lists alternatives (any one suffices) of scheme-name sets.
 	Security [][]string
+	// IdempotencyKeyHeader gets a fresh key per tool call when no input
+	// sets it.
+	IdempotencyKeyHeader string
 }
 
 // Param maps a tool input property onto an HTTP parameter.

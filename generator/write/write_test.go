@@ -73,3 +73,58 @@ func TestUnifiedDiff(t *testing.T) {
 		t.Fatalf("create diff:\n%s", created)
 	}
 }
+
+func TestOwnershipOfDocs(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "README.md"), "# my service\n")                             // hand-written: kept
+	writeFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers":{},"x-oa2mcp-generated":"x"}`) // generated: updated
+	files := map[string][]byte{
+		"README.md": []byte(ReadmeHeader + "\nnew\n"),
+		".mcp.json": []byte(`{"mcpServers":{"a":{}},"x-oa2mcp-generated":"x"}`),
+	}
+	changes, err := Plan(dir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 || changes[0].Path != ".mcp.json" || changes[0].Kind != Update {
+		t.Fatalf("plan: %+v", changes)
+	}
+	if un, _ := Unowned(dir, files); strings.Join(un, ",") != "README.md" {
+		t.Errorf("Unowned = %v", un)
+	}
+	// Stale generated docs are deleted, hand-written ones never.
+	writeFile(t, filepath.Join(dir, "README.md"), ReadmeHeader+"\nold\n")
+	changes, _ = Plan(dir, map[string][]byte{})
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.Kind.String()+" "+c.Path)
+	}
+	if strings.Join(got, ", ") != "delete .mcp.json, delete README.md" {
+		t.Errorf("stale plan: %v", got)
+	}
+	writeFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers":{}}`)
+	writeFile(t, filepath.Join(dir, "README.md"), "# mine\n")
+	if changes, _ := Plan(dir, map[string][]byte{}); len(changes) != 0 {
+		t.Errorf("hand-written docs would change: %+v", changes)
+	}
+}
+
+func TestOwned(t *testing.T) {
+	for _, c := range []struct {
+		path, data string
+		want       bool
+	}{
+		{"oa2mcp_x.go", Header + "\npackage x\n", true},
+		{"cmd/a/main.go", "package main\n", false},
+		{"README.md", ReadmeHeader + "\n# x\n", true},
+		{"README.md", "# x\n" + ReadmeHeader + "\n", false},
+		{".mcp.json", `{"x-oa2mcp-generated": true}`, true},
+		{".mcp.json", `{"mcpServers": {}}`, false},
+		{".mcp.json", `not json`, false},
+		{"go.mod", "module x\n", false},
+	} {
+		if got := Owned(c.path, []byte(c.data)); got != c.want {
+			t.Errorf("Owned(%s, %q) = %v", c.path, c.data, got)
+		}
+	}
+}

@@ -41,7 +41,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newGenerateCmd(), newVersionCmd())
+	root.AddCommand(newGenerateCmd(), newInitCmd(), newLintCmd(), newVersionCmd())
 	err := root.Execute()
 	if err == nil {
 		return exitOK

@@ -21,6 +21,8 @@ type fileConfig struct {
 	Name            string   `yaml:"name"`
 	ToolPrefix      string   `yaml:"tool_prefix"`
 	AllowRemoteRefs []string `yaml:"allow_remote_refs"`
+	// NoCallTests turns off the generated oa2mcp_calls_test.go.
+	NoCallTests bool `yaml:"no_call_tests"`
 }
 
 // readConfig reads and checks a configuration file.
@@ -55,6 +57,10 @@ type settings struct {
 	spec, overrides, out, pkg, name, toolPrefix string
 	allowRemote                                 []string
 	check                                       bool
+	// verbose prints per-stage progress and timings on stderr.
+	verbose bool
+	// noCallTests leaves out the generated call cases.
+	noCallTests bool
 }
 
 // validate reports missing required settings.

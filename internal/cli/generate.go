@@ -11,8 +11,10 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator"
 	"github.com/oa2mcp/oa2mcp/generator/build"
 	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/emit"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/generator/write"
+	"github.com/oa2mcp/oa2mcp/overrides"
 )
 
 func newGenerateCmd() *cobra.Command {
@@ -48,6 +50,8 @@ Exit codes: 0 ok, 1 problems in the inputs (or drift with --check), 2 usage or I
 	f.StringVar(&s.toolPrefix, "tool-prefix", "", "prefix for every tool name, e.g. petstore")
 	f.StringSliceVar(&s.allowRemote, "allow-remote-refs", nil, "hosts whose http(s) $refs may be fetched (default: none)")
 	f.BoolVar(&s.check, "check", false, "compare with the output folder instead of writing; exit 1 on drift")
+	f.BoolVarP(&s.verbose, "verbose", "v", false, "print each stage with its timing on stderr")
+	f.BoolVar(&s.noCallTests, "no-call-tests", false, "do not generate oa2mcp_calls_test.go (the per-tool call cases)")
 	return cmd
 }
 
@@ -72,6 +76,9 @@ func mergeConfig(cmd *cobra.Command, s *settings, path string) error {
 	if !cmd.Flags().Changed("allow-remote-refs") {
 		s.allowRemote = cfg.AllowRemoteRefs
 	}
+	if !cmd.Flags().Changed("no-call-tests") {
+		s.noCallTests = cfg.NoCallTests
+	}
 	return nil
 }
 
@@ -80,10 +87,11 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if s.overrides != "" {
-		return usageErr("--overrides: override files are not supported by this version yet")
-	}
+	prog := newProgress(stderr, s.verbose)
 	doc, problems := load.Load(ctx, s.spec, load.Options{AllowRemoteHosts: s.allowRemote})
+	prog.stage("load", loadDetail(s.spec, doc))
+	ov, ovProblems := readOverrides(s.overrides, doc)
+	problems = append(problems, ovProblems...)
 	if problems.HasErrors() {
 		return reportProblems(stderr, problems)
 	}
@@ -91,13 +99,40 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
+	cfg.Overrides = ov
 	res, genProblems := generator.Generate(doc, cfg)
 	problems = append(problems, genProblems...)
 	if problems.HasErrors() {
 		return reportProblems(stderr, problems)
 	}
+	if s.noCallTests {
+		// TODO(build): set ir.Server.NoCallTests from build.Config instead.
+		res.Server.NoCallTests = true
+		delete(res.Files, emit.CallTestsFile)
+	}
+	prog.stage("generate", fmt.Sprintf("%d tools, %d files", len(res.Server.Tools), len(res.Files)))
 	printProblems(stderr, problems)
-	return writeResult(s, res, stdout)
+	err = writeResult(s, res, stdout)
+	prog.stage("write", "")
+	noteUnowned(stderr, s.out, res.Files)
+	if err == nil && !s.check {
+		printLintSummary(stderr, res.Server)
+		prog.stage("lint", "")
+	}
+	prog.total()
+	return err
+}
+
+// readOverrides reads the override file, or else the x-oa2mcp-*
+// extensions of the spec; nil when there are neither.
+func readOverrides(path string, doc *load.Document) (*overrides.File, diag.List) {
+	if path != "" {
+		return overrides.ReadFile(path)
+	}
+	if doc == nil {
+		return nil, nil
+	}
+	return overrides.FromExtensions(doc.File, doc.Extensions, diag.Position{File: doc.File})
 }
 
 func reportProblems(stderr io.Writer, problems diag.List) error {

@@ -24,6 +24,7 @@ import (
 type mainConfig struct {
 	transport, addr, baseURL, logLevel, logFormat string
 	timeout                                       time.Duration
+	maxConcurrent                                 int
 }
 
 // runMain is the generated binary's main: it parses flags, builds the
@@ -44,8 +45,13 @@ func runMain(spec *serverSpec, args []string, stdin io.Reader, stdout, stderr io
 		// The SDK allocates ~165 KiB per call; a higher GC target trades
 		// some memory for markedly less CPU.
 		debug.SetGCPercent(400)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			// A soft limit keeps the peak RSS near 20 MiB under load; the
+			// runtime caps GC CPU if the live heap ever needs more.
+			debug.SetMemoryLimit(16 << 20)
+		}
 	}
-	srv, err := newServer(spec, Options{BaseURL: cfg.baseURL, Logger: logger, Timeout: cfg.timeout})
+	srv, err := newServer(spec, Options{BaseURL: cfg.baseURL, Logger: logger, Timeout: cfg.timeout, MaxConcurrent: cfg.maxConcurrent})
 	if err != nil {
 		logger.Error("cannot start", "error", err)
 		return 1
@@ -74,7 +80,8 @@ func parseFlags(spec *serverSpec, args []string, stderr io.Writer) (*mainConfig,
 	fs.StringVar(&cfg.transport, "transport", "stdio", "transport: stdio or http")
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen address for --transport http")
 	fs.StringVar(&cfg.baseURL, "base-url", "", "upstream API base URL (default "+baseURLDefault(spec)+")")
-	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "timeout of each upstream call")
+	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "timeout of each tool call, retries included (tools may set their own)")
+	fs.IntVar(&cfg.maxConcurrent, "max-concurrent", orDefault(spec.MaxConcurrent, defaultMaxConcurrent), "upstream calls in flight at most, server-wide")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format: text or json")
 	fs.Usage = func() {
@@ -93,6 +100,10 @@ func parseFlags(spec *serverSpec, args []string, stderr io.Writer) (*mainConfig,
 	}
 	if cfg.transport != "stdio" && cfg.transport != "http" {
 		fmt.Fprintf(stderr, "invalid --transport %q: use stdio or http\n", cfg.transport)
+		return nil, 2
+	}
+	if cfg.maxConcurrent <= 0 {
+		fmt.Fprintf(stderr, "invalid --max-concurrent %d: must be positive\n", cfg.maxConcurrent)
 		return nil, 2
 	}
 	if cfg.timeout <= 0 {
@@ -135,15 +146,24 @@ func newLogger(cfg *mainConfig, stderr io.Writer) (*slog.Logger, error) {
 	return nil, fmt.Errorf("invalid --log-format %q: use text or json", cfg.logFormat)
 }
 
-// serveHTTP serves /mcp and /healthz until ctx is done, then drains
-// in-flight calls.
+// serveHTTP serves /mcp, /healthz and (with metrics) /metrics until ctx
+// is done, then drains in-flight calls.
 func serveHTTP(ctx context.Context, srv *Server, addr string, logger *slog.Logger) error {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.HTTPHandler())
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		if srv.draining.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, "draining")
+			return
+		}
 		io.WriteString(w, "ok")
 	})
+	if h := srv.metrics.handler(); h != nil {
+		mux.Handle("/metrics", h)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -157,8 +177,9 @@ func serveHTTP(ctx context.Context, srv *Server, addr string, logger *slog.Logge
 		return err
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	logger.Info("shutting down: draining calls in flight")
+	srv.draining.Store(true)
+	shutCtx, cancel := context.WithTimeout(context.Background(), srv.maxTimeout+5*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(shutCtx); err != nil {
 		return err

@@ -14,7 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-		"strconv"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -669,4 +669,3 @@ func i2sep(i int) string {
 	}
 	return "; "
 }
-

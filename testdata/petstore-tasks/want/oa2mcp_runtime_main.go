@@ -45,6 +45,11 @@ func runMain(spec *serverSpec, args []string, stdin io.Reader, stdout, stderr io
 		// The SDK allocates ~165 KiB per call; a higher GC target trades
 		// some memory for markedly less CPU.
 		debug.SetGCPercent(400)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			// A soft limit keeps the peak RSS near 20 MiB under load; the
+			// runtime caps GC CPU if the live heap ever needs more.
+			debug.SetMemoryLimit(16 << 20)
+		}
 	}
 	srv, err := newServer(spec, Options{BaseURL: cfg.baseURL, Logger: logger, Timeout: cfg.timeout, MaxConcurrent: cfg.maxConcurrent})
 	if err != nil {

@@ -33,7 +33,7 @@ type metricsSink interface {
 
 type noMetrics struct{}
 
-func (noMetrics) callStarted(string)                                {}
+func (noMetrics) callStarted(string)                                 {}
 func (noMetrics) callFinished(string, string, string, time.Duration) {}
 func (noMetrics) upstreamResponse(string, int)                       {}
 func (noMetrics) retried(string)                                     {}

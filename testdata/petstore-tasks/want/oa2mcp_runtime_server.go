@@ -35,6 +35,7 @@ type Server struct {
 	timeout   time.Duration
 	userAgent string
 	creds     *credentialSet
+	getenv    func(string) string
 
 	httpOnce    sync.Once
 	httpHandler http.Handler
@@ -62,6 +63,8 @@ type boundTool struct {
 	sensitive    sensitiveSet
 	timeout      time.Duration
 	limiter      *limiter // this tool's calls in flight; nil: unlimited
+	// plan runs aggregated and action tools; nil for one-operation tools.
+	plan *plan
 }
 
 // newServer compiles spec and registers its tools. Errors name what is
@@ -84,6 +87,7 @@ func newServer(spec *serverSpec, options Options) (*Server, error) {
 		timeout:   opts.Timeout,
 		userAgent: userAgent(spec),
 		creds:     creds,
+		getenv:    opts.Getenv,
 		metrics:   newMetricsSink(spec),
 	}
 	s.maxRequest = int64(orDefault(spec.MaxRequestBytes, defaultMaxRequestBytes))
@@ -159,17 +163,26 @@ func (s *Server) bindTool(ts *toolSpec) (*boundTool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	op, err := compileOp(ts.Op, s.creds)
+	var op *compiledOp
+	if ts.Op != nil {
+		if op, err = compileOp(ts.Op, s.creds); err != nil {
+			return nil, err
+		}
+		op.retry = newRetryPolicy(s.spec, ts.Op, op.method)
+	}
+	p, err := s.compilePlan(ts)
 	if err != nil {
 		return nil, err
 	}
-	bt := &boundTool{spec: ts, schema: schema, op: op,
+	if op == nil && p == nil {
+		return nil, fmt.Errorf("tool %s has no operation, steps or actions", ts.Name)
+	}
+	bt := &boundTool{spec: ts, schema: schema, op: op, plan: p,
 		strictOutput: ts.StrictOutput || s.spec.StrictOutput,
 		sensitive:    newSensitiveSet(s.spec.Sensitive, ts.Sensitive),
 		timeout:      s.timeout,
 		limiter:      newLimiter(ts.MaxConcurrent),
 	}
-	op.retry = newRetryPolicy(s.spec, ts.Op, op.method)
 	if ts.TimeoutMillis > 0 {
 		bt.timeout = time.Duration(ts.TimeoutMillis) * time.Millisecond
 	}
@@ -195,10 +208,10 @@ func mcpTool(ts *toolSpec) *mcp.Tool {
 	}
 	return &mcp.Tool{
 		OutputSchema: output,
-		Name:        ts.Name,
-		Title:       ts.Title,
-		Description: ts.Description,
-		InputSchema: json.RawMessage(schema),
+		Name:         ts.Name,
+		Title:        ts.Title,
+		Description:  ts.Description,
+		InputSchema:  json.RawMessage(schema),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           ts.Title,
 			ReadOnlyHint:    ts.ReadOnly,
@@ -379,7 +392,13 @@ func (s *Server) callTool(ctx context.Context, bt *boundTool, raw json.RawMessag
 	// One deadline for the whole call: slot waits, retries and backoff.
 	ctx, cancel := context.WithTimeout(ctx, bt.timeout)
 	defer cancel()
-	res, cerr := s.execute(ctx, bt, bt.op, args, rec)
+	var res *mcp.CallToolResult
+	var cerr *callError
+	if bt.plan != nil {
+		res, cerr = s.runPlan(ctx, bt, args, rec)
+	} else {
+		res, cerr = s.execute(ctx, bt, bt.op, args, rec)
+	}
 	if cerr != nil {
 		return args, rec.fail(cerr)
 	}

@@ -171,6 +171,102 @@ var toolPetstoreGetPet = &toolSpec{
 			{Name: "shop", Path: "${input.pet_id} at Swagger Petstore"},
 		},
 	},
+	OutputSchema: `{
+  "$defs": {
+    "Category": {
+      "properties": {
+        "id": {
+          "examples": [
+            1
+          ],
+          "format": "int64",
+          "type": "integer"
+        },
+        "name": {
+          "examples": [
+            "Dogs"
+          ],
+          "type": "string"
+        }
+      },
+      "type": "object"
+    },
+    "Tag": {
+      "properties": {
+        "id": {
+          "format": "int64",
+          "type": "integer"
+        },
+        "name": {
+          "type": "string"
+        }
+      },
+      "type": "object"
+    }
+  },
+  "properties": {
+    "pet": {
+      "properties": {
+        "category": {
+          "$ref": "#/$defs/Category"
+        },
+        "id": {
+          "examples": [
+            10
+          ],
+          "format": "int64",
+          "type": "integer"
+        },
+        "name": {
+          "examples": [
+            "doggie"
+          ],
+          "type": "string"
+        },
+        "photoUrls": {
+          "items": {
+            "type": "string"
+          },
+          "type": "array"
+        },
+        "status": {
+          "description": "pet status in the store",
+          "enum": [
+            "available",
+            "pending",
+            "sold"
+          ],
+          "type": "string"
+        },
+        "tags": {
+          "items": {
+            "$ref": "#/$defs/Tag"
+          },
+          "type": "array"
+        }
+      },
+      "type": "object"
+    },
+    "shop": {
+      "type": "string"
+    },
+    "stock_by_status": {
+      "additionalProperties": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "type": "object"
+    },
+    "warnings": {
+      "description": "Steps that failed; the result is partial.",
+      "items": {
+        "type": "string"
+      },
+      "type": "array"
+    }
+  },
+  "type": "object"
+}`,
 }
 
 // toolPetstoreManageOrder is the petstore_manage_order tool.
@@ -416,13 +512,22 @@ var toolPetstoreManagePet = &toolSpec{
       "type": "array"
     },
     "status": {
-      "description": "For action add, replace, set_status. pet status in the store",
-      "enum": [
-        "available",
-        "pending",
-        "sold"
+      "anyOf": [
+        {
+          "description": "pet status in the store",
+          "enum": [
+            "available",
+            "pending",
+            "sold"
+          ],
+          "type": "string"
+        },
+        {
+          "description": "Status of pet that needs to be updated",
+          "type": "string"
+        }
       ],
-      "type": "string"
+      "description": "For action add, replace, set_status. pet status in the store"
     },
     "tags": {
       "description": "For action add, replace. The tags, as an array of Tag object.",
@@ -728,11 +833,31 @@ var toolPetstoreManageUser = &toolSpec{
       "type": "integer"
     },
     "username": {
-      "description": "For action create, delete, get, update. The username, as a string.",
-      "examples": [
-        "theUser"
+      "anyOf": [
+        {
+          "description": "The username, as a string.",
+          "examples": [
+            "theUser"
+          ],
+          "type": "string"
+        },
+        {
+          "description": "The name that needs to be deleted",
+          "minLength": 1,
+          "type": "string"
+        },
+        {
+          "description": "The name that needs to be fetched. Use user1 for testing",
+          "minLength": 1,
+          "type": "string"
+        },
+        {
+          "description": "name that need to be deleted",
+          "minLength": 1,
+          "type": "string"
+        }
       ],
-      "type": "string"
+      "description": "For action create, delete, get, update. The username, as a string."
     }
   },
   "required": [

@@ -32,8 +32,13 @@ type Options struct {
 	// Logger receives one record per tool call and diagnostics. If nil,
 	// nothing is logged.
 	Logger *slog.Logger
-	// Timeout bounds each tool call's upstream request; default 10s.
+	// Timeout bounds each tool call, retries included, unless the tool
+	// sets its own; default 10s.
 	Timeout time.Duration
+	// MaxConcurrent bounds upstream calls in flight server-wide; further
+	// calls wait for a slot within their timeout. Default: the generated
+	// setting, else 64.
+	MaxConcurrent int
 	// Getenv reads configuration and credentials; default os.Getenv.
 	Getenv func(string) string
 }

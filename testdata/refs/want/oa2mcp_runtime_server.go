@@ -35,20 +35,36 @@ type Server struct {
 	timeout   time.Duration
 	userAgent string
 	creds     *credentialSet
+	getenv    func(string) string
 
 	httpOnce    sync.Once
 	httpHandler http.Handler
 
 	// inflight counts requests being handled, so stdio can finish them
-	// before acting on end of input.
+	// before acting on end of input or a shutdown signal.
 	inflight atomic.Int64
+	// draining refuses new tool calls while shutting down.
+	draining atomic.Bool
+
+	limiter     *limiter // upstream calls in flight, server-wide
+	metrics     metricsSink
+	maxRequest  int64
+	maxResponse int64
+	maxTimeout  time.Duration // the longest tool timeout, for draining
 }
 
 // boundTool is a tool compiled once at newServer.
 type boundTool struct {
-	spec   *toolSpec
-	schema *schemaNode
-	op     *compiledOp
+	spec         *toolSpec
+	schema       *schemaNode
+	op           *compiledOp
+	output       *schemaNode // nil: not checked
+	strictOutput bool
+	sensitive    sensitiveSet
+	timeout      time.Duration
+	limiter      *limiter // this tool's calls in flight; nil: unlimited
+	// plan runs aggregated and action tools; nil for one-operation tools.
+	plan *plan
 }
 
 // newServer compiles spec and registers its tools. Errors name what is
@@ -71,7 +87,12 @@ func newServer(spec *serverSpec, options Options) (*Server, error) {
 		timeout:   opts.Timeout,
 		userAgent: userAgent(spec),
 		creds:     creds,
+		getenv:    opts.Getenv,
+		metrics:   newMetricsSink(spec),
 	}
+	s.maxRequest = int64(orDefault(spec.MaxRequestBytes, defaultMaxRequestBytes))
+	s.maxResponse = int64(orDefault(spec.MaxResponseBytes, defaultMaxResponseBytes))
+	s.limiter = newLimiter(orDefault(opts.MaxConcurrent, orDefault(spec.MaxConcurrent, defaultMaxConcurrent)))
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: versionOr(spec.Version)},
 		&mcp.ServerOptions{
 			Instructions: spec.Instructions,
@@ -90,9 +111,17 @@ func newServer(spec *serverSpec, options Options) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: %w", ts.Name, err)
 		}
+		s.maxTimeout = max(s.maxTimeout, bt.timeout)
 		s.mcp.AddTool(mcpTool(ts), s.toolHandler(bt))
 	}
 	return s, nil
+}
+
+func orDefault(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
 }
 
 // quietSDKLogger passes the SDK's own records only at warn and above,
@@ -134,11 +163,35 @@ func (s *Server) bindTool(ts *toolSpec) (*boundTool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	op, err := compileOp(ts.Op, s.creds)
+	var op *compiledOp
+	if ts.Op != nil {
+		if op, err = compileOp(ts.Op, s.creds); err != nil {
+			return nil, err
+		}
+		op.retry = newRetryPolicy(s.spec, ts.Op, op.method)
+	}
+	p, err := s.compilePlan(ts)
 	if err != nil {
 		return nil, err
 	}
-	return &boundTool{spec: ts, schema: schema, op: op}, nil
+	if op == nil && p == nil {
+		return nil, fmt.Errorf("tool %s has no operation, steps or actions", ts.Name)
+	}
+	bt := &boundTool{spec: ts, schema: schema, op: op, plan: p,
+		strictOutput: ts.StrictOutput || s.spec.StrictOutput,
+		sensitive:    newSensitiveSet(s.spec.Sensitive, ts.Sensitive),
+		timeout:      s.timeout,
+		limiter:      newLimiter(ts.MaxConcurrent),
+	}
+	if ts.TimeoutMillis > 0 {
+		bt.timeout = time.Duration(ts.TimeoutMillis) * time.Millisecond
+	}
+	if strings.TrimSpace(ts.OutputSchema) != "" {
+		if bt.output, err = compileSchema(ts.OutputSchema); err != nil {
+			return nil, fmt.Errorf("output schema: %w", err)
+		}
+	}
+	return bt, nil
 }
 
 // mcpTool builds the advertised tool. Annotations are always written out:
@@ -149,11 +202,16 @@ func mcpTool(ts *toolSpec) *mcp.Tool {
 		schema = `{"type":"object","additionalProperties":false}`
 	}
 	destructive, openWorld := ts.Destructive, ts.OpenWorld
+	var output any
+	if strings.TrimSpace(ts.OutputSchema) != "" {
+		output = json.RawMessage(ts.OutputSchema)
+	}
 	return &mcp.Tool{
-		Name:        ts.Name,
-		Title:       ts.Title,
-		Description: ts.Description,
-		InputSchema: json.RawMessage(schema),
+		OutputSchema: output,
+		Name:         ts.Name,
+		Title:        ts.Title,
+		Description:  ts.Description,
+		InputSchema:  json.RawMessage(schema),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           ts.Title,
 			ReadOnlyHint:    ts.ReadOnly,
@@ -195,6 +253,9 @@ func (s *Server) RunStdio(ctx context.Context, stdin io.Reader, stdout io.Writer
 	select {
 	case err = <-done:
 	case <-ctx.Done():
+		// Refuse new calls, let the ones in flight answer, then close.
+		s.draining.Store(true)
+		s.waitIdle(s.maxTimeout + time.Second)
 		ss.Close()
 		<-done
 		return nil
@@ -205,13 +266,34 @@ func (s *Server) RunStdio(ctx context.Context, stdin io.Reader, stdout io.Writer
 	return err
 }
 
-// countInflight is a receiving middleware tracking requests in progress.
+// countInflight is a receiving middleware tracking requests in progress;
+// while draining it answers new tool calls with a retryable error.
 func (s *Server) countInflight(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/call" && s.draining.Load() {
+			return (&callError{kind: kindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
+				msg: "This MCP server is shutting down and accepts no new calls. Retry in a few seconds, once it has restarted."}).result(), nil
+		}
 		s.inflight.Add(1)
 		defer s.inflight.Add(-1)
 		return next(ctx, method, req)
 	}
+}
+
+// waitIdle waits until no request is in flight, at most limit.
+func (s *Server) waitIdle(limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for s.inflight.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Drain makes the server refuse new tool calls and waits, at most limit,
+// for the calls in flight to finish. Call it before closing a custom
+// transport; RunStdio and the --transport http main do so themselves.
+func (s *Server) Drain(limit time.Duration) {
+	s.draining.Store(true)
+	s.waitIdle(limit)
 }
 
 // drainingReader delays end of input until the requests already read are
@@ -242,41 +324,59 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// toolHandler wraps one tool: validation, the upstream call, the result
-// mapping and one log record. It never returns a Go error, which would
-// become a JSON-RPC error the model cannot act on.
+// toolHandler wraps one tool: validation, the upstream call with its
+// limits and retries, the result mapping, metrics and one log record. It
+// never returns a Go error for a failed call, which would become a
+// JSON-RPC error the model cannot act on.
 func (s *Server) toolHandler(bt *boundTool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := bt.spec.Name
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		start := time.Now()
 		var raw json.RawMessage
-		if req != nil && req.Params != nil {
-			raw = req.Params.Arguments
+		var meta map[string]any
+		var hdr http.Header
+		if req != nil {
+			if req.Params != nil {
+				raw, meta = req.Params.Arguments, req.Params.Meta
+			}
+			if req.Extra != nil {
+				hdr = req.Extra.Header
+			}
 		}
-		res, kind, status := s.callTool(ctx, bt, raw)
-		s.logCall(ctx, bt, kind, status, time.Since(start))
+		rec := &callRecord{requestID: requestIDFrom(hdr), trace: newTraceContext(meta, hdr)}
+		s.metrics.callStarted(name)
+		var args map[string]any
+		defer func() {
+			if p := recover(); p != nil {
+				// An internal fault: a protocol error, and the server lives on.
+				s.logger.Error("tool handler panicked", "tool", name, "request_id", rec.requestID, "panic", fmt.Sprint(p))
+				rec.kind, res, err = "internal", nil, fmt.Errorf("internal error in tool %s (request %s)", name, rec.requestID)
+			}
+			d := time.Since(start)
+			outcome := "ok"
+			if rec.kind != "" {
+				outcome = "error"
+			}
+			s.metrics.callFinished(name, outcome, rec.kind, d)
+			s.logCall(ctx, bt, args, rec, d)
+		}()
+		args, res = s.callTool(ctx, bt, raw, rec)
 		return res, nil
 	}
 }
 
-func (s *Server) logCall(ctx context.Context, bt *boundTool, kind string, status int, d time.Duration) {
-	if !s.logger.Enabled(ctx, slog.LevelInfo) {
-		return
+// fail records e and renders it.
+func (rec *callRecord) fail(e *callError) *mcp.CallToolResult {
+	rec.kind = e.kind
+	if e.status != 0 {
+		rec.status = e.status
 	}
-	outcome := "ok"
-	if kind != "" {
-		outcome = "error"
-	}
-	s.logger.LogAttrs(ctx, slog.LevelInfo, "tools/call",
-		slog.String("tool", bt.spec.Name),
-		slog.String("outcome", outcome),
-		slog.String("error_kind", kind),
-		slog.Int("status", status),
-		slog.Float64("latency_ms", float64(d.Microseconds())/1000))
+	return e.result()
 }
 
-// callTool runs one call; kind is "" on success, status is the upstream
-// HTTP status or 0.
-func (s *Server) callTool(ctx context.Context, bt *boundTool, raw json.RawMessage) (res *mcp.CallToolResult, kind string, status int) {
+// callTool runs one call and returns the decoded arguments (for the log
+// record) and the result.
+func (s *Server) callTool(ctx context.Context, bt *boundTool, raw json.RawMessage, rec *callRecord) (map[string]any, *mcp.CallToolResult) {
 	args, msg := decodeArguments(raw)
 	if msg == "" {
 		v := &validator{}
@@ -286,24 +386,104 @@ func (s *Server) callTool(ctx context.Context, bt *boundTool, raw json.RawMessag
 		}
 	}
 	if msg != "" {
-		return textResult(msg, true), kindInput, 0
+		return args, rec.fail(inputFailure(msg))
 	}
 	applyDefaults(bt.schema, args)
-	req, err := s.buildRequest(ctx, bt.op, args)
-	if err != nil {
-		return inputErrorResult(err), kindInput, 0
-	}
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	// One deadline for the whole call: slot waits, retries and backoff.
+	ctx, cancel := context.WithTimeout(ctx, bt.timeout)
 	defer cancel()
-	return s.roundTrip(ctx, bt.op, req.WithContext(ctx))
+	var res *mcp.CallToolResult
+	var cerr *callError
+	if bt.plan != nil {
+		res, cerr = s.runPlan(ctx, bt, args, rec)
+	} else {
+		res, cerr = s.execute(ctx, bt, bt.op, args, rec)
+	}
+	if cerr != nil {
+		return args, rec.fail(cerr)
+	}
+	return args, res
 }
 
-func inputErrorResult(err error) *mcp.CallToolResult {
+// execute performs one upstream operation for a tool call: it builds the
+// request, takes the tool's and the server's concurrency slots, and sends
+// it with retries per op.retry until ctx's deadline. Aggregated tools call
+// it once per step.
+func (s *Server) execute(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, rec *callRecord) (*mcp.CallToolResult, *callError) {
+	req, err := s.buildRequest(ctx, op, args)
+	if err != nil {
+		return nil, buildFailure(err)
+	}
+	if req.ContentLength > s.maxRequest {
+		return nil, &callError{kind: kindTooLarge, retryAfter: retryAfterUnknown,
+			msg: fmt.Sprintf("The request body would be %d bytes; this server sends at most %s. Send less data (fewer items, shorter texts) and call again.", req.ContentLength, byteSize(s.maxRequest))}
+	}
+	if h := op.retry.idemHeader; h != "" && req.Header.Get(h) == "" {
+		// One key per tool call, repeated on every retry.
+		req.Header.Set(h, newIdempotencyKey())
+	}
+	if rec.trace.state != "" {
+		req.Header.Set("Tracestate", rec.trace.state)
+	}
+	if !bt.limiter.acquire(ctx) {
+		return nil, s.saturated(ctx, bt, bt.limiter, "this tool")
+	}
+	defer bt.limiter.release()
+	if !s.limiter.acquire(ctx) {
+		return nil, s.saturated(ctx, bt, s.limiter, "this server")
+	}
+	defer s.limiter.release()
+	return s.attempts(ctx, bt, op, args, req, rec)
+}
+
+// saturated is the error of a call that found no free upstream slot
+// before its deadline.
+func (s *Server) saturated(ctx context.Context, bt *boundTool, l *limiter, scope string) *callError {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return &callError{kind: kindCanceled, retryAfter: retryAfterUnknown, msg: "The call was cancelled by the client before it started."}
+	}
+	return &callError{kind: kindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
+		msg: fmt.Sprintf("Too many calls are in progress (%s allows %d at once), and none finished within %s. Retry in a few seconds, and avoid calling many tools in parallel.", scope, l.size, bt.timeout)}
+}
+
+// attempts sends req, retrying per op.retry within ctx's deadline.
+func (s *Server) attempts(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, req *http.Request, rec *callRecord) (*mcp.CallToolResult, *callError) {
+	deadline, _ := ctx.Deadline()
+	for n := 0; ; n++ {
+		r := req
+		if n > 0 {
+			r = req.Clone(ctx)
+			if req.GetBody != nil {
+				body, err := req.GetBody()
+				if err != nil {
+					return nil, buildFailure(err)
+				}
+				r.Body = body
+			}
+		}
+		r.Header.Set("Traceparent", rec.trace.header())
+		res, cerr := s.roundTrip(ctx, bt, op, args, r, rec)
+		if cerr == nil {
+			return res, nil
+		}
+		wait, ok := op.retry.wait(n, cerr, deadline)
+		if !ok || s.draining.Load() || !sleepCtx(ctx, wait) {
+			if n > 0 {
+				cerr.msg += fmt.Sprintf(" (This server already retried %d times.)", n)
+			}
+			return nil, cerr
+		}
+		rec.retries++
+		s.metrics.retried(bt.spec.Name)
+	}
+}
+
+func buildFailure(err error) *callError {
 	var ie *inputError
 	if errors.As(err, &ie) {
-		return textResult("Invalid arguments: "+ensurePeriod(ie.msg)+" Fix the value and call again.", true)
+		return inputFailure("Invalid arguments: " + ensurePeriod(ie.msg) + " Fix the value and call again.")
 	}
-	return textResult("The request could not be built: "+ensurePeriod(err.Error()), true)
+	return inputFailure("The request could not be built: " + ensurePeriod(err.Error()))
 }
 
 // decodeArguments decodes the arguments object with UseNumber, so large
@@ -383,28 +563,32 @@ func (s *Server) setHeaders(req *http.Request, op *compiledOp, args map[string]a
 	return nil
 }
 
-// roundTrip sends the request and maps the outcome onto a result.
-func (s *Server) roundTrip(ctx context.Context, op *compiledOp, req *http.Request) (*mcp.CallToolResult, string, int) {
+// roundTrip sends one attempt and maps the outcome onto a result or a
+// callError.
+func (s *Server) roundTrip(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, req *http.Request, rec *callRecord) (*mcp.CallToolResult, *callError) {
 	resp, err := s.client.Do(req)
 	if err != nil {
-		res, kind := s.transportError(ctx, op, err)
-		return res, kind, 0
+		s.metrics.upstreamResponse(bt.spec.Name, 0)
+		return nil, s.transportError(ctx, op, bt.timeout, err, 0, false)
 	}
 	defer resp.Body.Close()
-	b, err := readUpstreamBody(resp)
-	if err != nil && len(b.data) == 0 && resp.ContentLength != 0 {
-		res, kind := s.transportError(ctx, op, err)
-		return res, kind, resp.StatusCode
+	rec.status = resp.StatusCode
+	s.metrics.upstreamResponse(bt.spec.Name, resp.StatusCode)
+	b, err := readUpstreamBody(resp, s.maxResponse)
+	if err != nil {
+		return nil, s.transportError(ctx, op, bt.timeout, err, resp.StatusCode, true)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		res, kind := s.upstreamError(op, resp, b)
-		return res, kind, resp.StatusCode
+		return nil, s.upstreamError(bt, op, args, resp, b)
 	}
-	res := successResult(resp.StatusCode, b)
+	res, cerr := s.successResult(bt, op, resp.StatusCode, b)
+	if cerr != nil {
+		return nil, cerr
+	}
 	if len(s.creds.secrets) > 0 {
 		redactResult(res, s.creds)
 	}
-	return res, "", resp.StatusCode
+	return res, nil
 }
 
 // redactResult removes configured secrets that an API echoed back.
@@ -423,4 +607,10 @@ func redactResult(res *mcp.CallToolResult, cs *credentialSet) {
 		// than re-encode.
 		res.StructuredContent = nil
 	}
+}
+
+// Close releases the server's idle upstream connections. Serving stops
+// when the transports are closed; Close does not wait for calls.
+func (s *Server) Close() {
+	s.client.CloseIdleConnections()
 }

@@ -943,3 +943,11 @@ func applyDefaults(n *schemaNode, args map[string]any) {
 		}
 	}
 }
+
+// textIn is text with root naming the value at the empty path.
+func (x violation) textIn(root string) string {
+	if x.path == "" {
+		return root + " " + x.msg
+	}
+	return strconv.Quote(x.path) + " " + x.msg
+}

@@ -34,6 +34,7 @@ type compiledOp struct {
 	cookies    []param
 	body       *body
 	auth       *authPlan
+	retry      retryPolicy // set by bindTool
 }
 
 // inputError is a problem with the caller's arguments found while building

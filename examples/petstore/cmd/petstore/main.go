@@ -2,7 +2,7 @@
 // source: openapi.yaml
 
 /*
-Command petstore serves the Swagger Petstore - OpenAPI 3.0 MCP server over stdio or
+Command petstore serves the Petstore MCP server over stdio or
 Streamable HTTP. Run it with -h for its flags.
 */
 package main

@@ -1,0 +1,228 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+)
+
+// Phrases the description rules look for. They are heuristics tuned to
+// English descriptions; docs/lint.md shows phrasings that satisfy them.
+var (
+	whenToUseRE = regexp.MustCompile(`(?i)\b(use|call|choose|pick) (it|this( tool)?|this one)?\s*(only )?(when|whenever|if|for requests like|to answer)\b|\bwhen the user\b|\bif the user\b|\buse (it|this) (for|to)\b`)
+	whenNotRE   = regexp.MustCompile(`(?i)\b(do not|don't|never) (use|call)\b|\binstead\b|\brather than\b|\bnot for\b`)
+	notReturnRE = regexp.MustCompile(`(?i)\b(does not|doesn't|do not|don't|will not|won't|never|not) (return|include|contain|list|show|cover)|\breturns?\b[^.]*\bonly\b|\bonly\b[^.]{0,60}\breturn|\bnot (the|its|their|any)\b|\bexclud(es|ing)\b|\bomit(s|ted)?\b|\breturns no content\b`)
+
+	urlPathRE   = regexp.MustCompile(`(^|[\s("'])(/[A-Za-z0-9_{}.:-]+){1,}/?`)
+	urlRE       = regexp.MustCompile(`\bhttps?://\S+`)
+	httpVerbRE  = regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE|HEAD)\b`)
+	endpointRE  = regexp.MustCompile(`(?i)\b(calls?|invokes?|hits?|wraps?) (the|this|an?) ([\w-]+ ){0,3}(api|endpoint|operation|route)\b|\b(this|the|an?|API|REST) endpoint\b|\bHTTP (request|call|method)\b|\bAPI (call|request)\b`)
+	abbrevRE    = regexp.MustCompile(`(?i)\b(e\.g|i\.e|etc|vs|approx|incl|no)\.`)
+	sentenceEnd = regexp.MustCompile(`[.!?]+(\s+|$)`)
+)
+
+// description runs the rules about a tool's description.
+func (c *checker) description(t *ir.Tool, ctx *serverContext) {
+	d := strings.TrimSpace(t.Description)
+	if d == "" {
+		c.add("description-missing", t.Name, "", "the tool has no description", "write what it does, when to use it, its key inputs and its limits")
+		return
+	}
+	if n := countSentences(d); n < c.cfg.MinSentences {
+		c.add("description-sentences", t.Name, "", fmt.Sprintf("the description has %d sentence(s), fewer than %d", n, c.cfg.MinSentences),
+			"say what the tool does in task words, when to use it (and when not), what its key inputs look like and what it does not return")
+	}
+	if frag := endpointSpeak(d); frag != "" {
+		c.add("description-endpoint-speak", t.Name, "", fmt.Sprintf("the description speaks of the endpoint (%q) rather than the user's task", frag),
+			"describe what the user gets done, e.g. \"Look up a pet by its id\", and leave paths and HTTP verbs out")
+	}
+	if !whenToUseRE.MatchString(d) {
+		c.add("description-when-to-use", t.Name, "", "the description does not say when to use the tool",
+			"add a sentence like \"Use it when the user asks ...\" with a typical request")
+	}
+	alts := ctx.overlaps(t)
+	switch {
+	case len(alts) > 0 && !mentionsAny(d, alts):
+		c.add("description-overlap", t.Name, "", fmt.Sprintf("the tool overlaps with %s (same resource %q, same kind of effect) but the description names none of them",
+			joinCapped(alts, 3), ctx.resource[t.Name]),
+			fmt.Sprintf("say when to use %s instead, e.g. \"To ... use %s instead.\"", alts[0], alts[0]))
+	case len(alts) == 0 && !whenNotRE.MatchString(d):
+		c.add("description-when-not", t.Name, "", "the description does not say when not to use the tool",
+			"add a sentence like \"Do not use it for ...; use ... instead.\"")
+	}
+	if !notReturnRE.MatchString(d) {
+		c.add("description-not-returned", t.Name, "", "the description does not say what the tool does not return",
+			"add a limit, e.g. \"Returns the status only, not the order contents.\"")
+	}
+}
+
+// countSentences counts sentences, not counting the periods of common
+// abbreviations and decimals.
+func countSentences(s string) int {
+	s = abbrevRE.ReplaceAllString(s, "$1")
+	n := len(sentenceEnd.FindAllStringIndex(s, -1))
+	if t := strings.TrimSpace(s); t != "" && !strings.ContainsAny(t[len(t)-1:], ".!?") {
+		n++
+	}
+	return n
+}
+
+// endpointSpeak returns the first endpoint-speak fragment in d, or "".
+func endpointSpeak(d string) string {
+	for _, re := range []*regexp.Regexp{urlRE, endpointRE, httpVerbRE} {
+		if m := re.FindString(d); m != "" {
+			return strings.TrimSpace(m)
+		}
+	}
+	for _, m := range urlPathRE.FindAllString(d, -1) {
+		m = strings.TrimSpace(strings.TrimLeft(m, " (\"'"))
+		// "and/or", "input/output" are prose, not paths.
+		if strings.Count(m, "/") >= 2 || strings.Contains(m, "{") {
+			return m
+		}
+	}
+	return ""
+}
+
+func mentionsAny(d string, names []string) bool {
+	for _, n := range names {
+		if strings.Contains(d, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func joinCapped(items []string, max int) string {
+	if len(items) <= max {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:max], ", "), len(items)-max)
+}
+
+// serverContext is what the per-tool rules need to know about the other
+// tools: name counts and overlap groups.
+type serverContext struct {
+	names    map[string]int
+	resource map[string]string
+	groups   map[string][]string // key: resource + "|" + effect class
+	key      map[string]string
+}
+
+func newServerContext(srv *ir.Server) *serverContext {
+	ctx := &serverContext{names: map[string]int{}, resource: map[string]string{}, groups: map[string][]string{}, key: map[string]string{}}
+	for _, t := range srv.Tools {
+		ctx.names[t.Name]++
+		res := resourceOf(t.Call.Path)
+		if res == "" {
+			continue
+		}
+		k := res + "|" + effectClass(&t)
+		ctx.resource[t.Name] = res
+		ctx.key[t.Name] = k
+		ctx.groups[k] = append(ctx.groups[k], t.Name)
+	}
+	for _, g := range ctx.groups {
+		sort.Strings(g)
+	}
+	return ctx
+}
+
+// overlaps returns the other tools acting on the same resource with the
+// same kind of effect.
+func (ctx *serverContext) overlaps(t *ir.Tool) []string {
+	var out []string
+	for _, n := range ctx.groups[ctx.key[t.Name]] {
+		if n != t.Name {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func effectClass(t *ir.Tool) string {
+	switch {
+	case t.ReadOnly:
+		return "read"
+	case t.Call.Method == "DELETE":
+		return "delete"
+	}
+	return "write"
+}
+
+// resourceOf names the resource a path acts on: the last literal segment
+// followed by a parameter, or the last literal segment unless it is an
+// action word (findByStatus, uploadImage, login), singularised.
+// /store/order/{orderId} and /store/order both give "order".
+func resourceOf(path string) (res string) {
+	var segs []string
+	for _, s := range strings.Split(path, "/") {
+		low := strings.ToLower(s)
+		if s == "" || low == "api" || isVersion(low) {
+			continue
+		}
+		segs = append(segs, s)
+	}
+	for i := len(segs) - 1; i >= 0; i-- {
+		s := segs[i]
+		if strings.HasPrefix(s, "{") {
+			continue
+		}
+		if i == len(segs)-1 && isAction(s) {
+			if w := nameWords(snake(s))[0]; !lookupVerbs[w] {
+				// login, uploadImage: an action of its own.
+				defer func() { res += ":" + w }()
+			}
+			continue
+		}
+		return singular(strings.ToLower(s))
+	}
+	return res
+}
+
+// lookupVerbs start action segments that only read the resource another
+// way (findByStatus), so such tools overlap with plain reads.
+var lookupVerbs = wordSet("find search list get query lookup filter")
+
+func isAction(seg string) bool {
+	words := nameWords(snake(seg))
+	switch len(words) {
+	case 0:
+		return false
+	case 1:
+		// One word: only words that are never a resource ("order",
+		// "log" and "tag" are both).
+		return singleActions[words[0]]
+	}
+	return verbs[words[0]]
+}
+
+var singleActions = wordSet(`activate approve archive cancel close confirm count deactivate disable enable export find
+import login logout pause publish query refresh reject reopen restart resume search start stop sync unpublish validate verify`)
+
+func isVersion(s string) bool {
+	if len(s) < 2 || s[0] != 'v' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if (r < '0' || r > '9') && r != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func singular(s string) string {
+	switch {
+	case strings.HasSuffix(s, "ies") && len(s) > 4:
+		return s[:len(s)-3] + "y"
+	case strings.HasSuffix(s, "sses"), strings.HasSuffix(s, "xes"):
+		return s[:len(s)-2]
+	case strings.HasSuffix(s, "s") && !strings.HasSuffix(s, "ss") && len(s) > 3:
+		return s[:len(s)-1]
+	}
+	return s
+}

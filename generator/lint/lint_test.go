@@ -1,0 +1,104 @@
+package lint
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+)
+
+func tool(name, method, path, desc, schema string) ir.Tool {
+	t := ir.Tool{Name: name, Title: "T", Description: desc, InputSchema: schema, Call: ir.Call{Method: method, Path: path}}
+	switch method {
+	case "GET":
+		t.ReadOnly = true
+	case "DELETE":
+		t.Destructive = true
+	}
+	return t
+}
+
+func rulesOf(r *Report, toolName string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range r.Findings {
+		if f.Tool == toolName {
+			out[f.Rule] = true
+		}
+	}
+	return out
+}
+
+const good = "Look up a pet by its id, e.g. 42. Use it when the user asks about one pet they know the id of. " +
+	"To search by status use shop_find_pets instead. Returns name and status only, not the order history."
+
+func TestGoodToolIsClean(t *testing.T) {
+	srv := &ir.Server{Name: "shop", Tools: []ir.Tool{
+		tool("shop_get_pet", "GET", "/pets/{id}", good, `{"type":"object","properties":{"id":{"type":"integer","description":"Pet id, e.g. 42."}},"required":["id"]}`),
+		tool("shop_find_pets", "GET", "/pets", "Find pets by status. Use it when the user asks which pets are available. For one known pet use shop_get_pet instead. Returns ids and names only, not photos.",
+			`{"type":"object","properties":{"status":{"type":"string","enum":["available","sold"],"description":"available: can be bought; sold: gone."}}}`),
+	}}
+	r := Check(srv, Config{})
+	if len(r.Findings) != 0 {
+		b, _ := json.MarshalIndent(r.Findings, "", "  ")
+		t.Errorf("findings on good tools:\n%s", b)
+	}
+}
+
+func TestBadTool(t *testing.T) {
+	bad := tool("Pets", "POST", "/pets", "Calls the API endpoint POST /api/v1/pets.",
+		`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string","description":"B."},"c":{"type":"string","enum":["x","y"],"description":"C."},"d":{"type":"string","description":"D."},"e":{"type":"string","description":"E."}},"required":["a","b","c","d","e"]}`)
+	del := tool("remove_pet", "POST", "/pets/{id}/remove", "Remove a pet.", `{"type":"object"}`)
+	del.Destructive = false
+	srv := &ir.Server{Name: "shop", Tools: []ir.Tool{bad, del, tool("x y", "GET", "/x", "", `{}`)}}
+	r := Check(srv, Config{})
+	got := rulesOf(r, "Pets")
+	for _, want := range []string{"description-sentences", "description-endpoint-speak", "description-when-to-use", "param-described", "enum-explained", "required-params", "name-verb-object"} {
+		if !got[want] {
+			t.Errorf("Pets: missing %s; got %v", want, got)
+		}
+	}
+	if !rulesOf(r, "remove_pet")["destructive-confirmation"] {
+		t.Error("remove_pet: want destructive-confirmation")
+	}
+	if !rulesOf(r, "x y")["name-format"] || !rulesOf(r, "x y")["description-missing"] {
+		t.Errorf("x y: %v", rulesOf(r, "x y"))
+	}
+	if r.Count(Error) == 0 {
+		t.Error("want errors")
+	}
+}
+
+func TestThresholds(t *testing.T) {
+	srv := &ir.Server{Name: "big"}
+	for i := 0; i < 45; i++ {
+		srv.Tools = append(srv.Tools, tool("big_get_"+strings.Repeat("x", i+1), "GET", "/x", good, `{"type":"object"}`))
+	}
+	r := Check(srv, Config{})
+	var sev Severity
+	for _, f := range r.Findings {
+		if f.Rule == "tool-count" {
+			sev = f.Severity
+		}
+	}
+	if sev != Warning {
+		t.Errorf("tool-count severity %q, want warning", sev)
+	}
+	if r.ListTokens <= 0 {
+		t.Error("no token estimate")
+	}
+}
+
+func TestSentencesAndResources(t *testing.T) {
+	for s, want := range map[string]int{"One. Two, e.g. 3.5 units. Three": 3, "": 0, "No end": 1} {
+		if got := countSentences(s); got != want {
+			t.Errorf("countSentences(%q) = %d, want %d", s, got, want)
+		}
+	}
+	for p, want := range map[string]string{"/pet/findByStatus": "pet", "/store/order/{orderId}": "order", "/store/order": "order",
+		"/user/login": "user:login", "/api/v1/namespaces/{ns}/pods": "pod", "/categories": "category"} {
+		if got := resourceOf(p); got != want {
+			t.Errorf("resourceOf(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
