@@ -96,31 +96,33 @@ func TestInspector(t *testing.T) {
 			names := map[string]bool{}
 			for _, tool := range list.Result.Tools {
 				names[tool.Name] = true
-				if tool.Name == "get_pet_by_id" && !strings.Contains(string(tool.InputSchema), `"petId"`) {
-					t.Errorf("get_pet_by_id inputSchema lacks petId: %s", tool.InputSchema)
+				if tool.Name == "petstore_get_pet" && !strings.Contains(string(tool.InputSchema), `"pet_id"`) {
+					t.Errorf("petstore_get_pet inputSchema lacks pet_id: %s", tool.InputSchema)
 				}
 			}
-			if len(list.Result.Tools) != 19 || !names["get_pet_by_id"] {
-				t.Errorf("tools/list: %d tools (get_pet_by_id present: %v), want the 19 petstore tools", len(list.Result.Tools), names["get_pet_by_id"])
+			if len(list.Result.Tools) != 7 || !names["petstore_get_pet"] {
+				t.Errorf("tools/list: %d tools (petstore_get_pet present: %v), want the 7 petstore task tools", len(list.Result.Tools), names["petstore_get_pet"])
 			}
 
 			var ok toolResult
-			decodeInspector(t, inspect("--method", "tools/call", "--tool-name", "get_pet_by_id", "--tool-arg", "petId=1"), 0, &ok)
+			decodeInspector(t, inspect("--method", "tools/call", "--tool-name", "petstore_get_pet", "--tool-arg", "pet_id=1"), 0, &ok)
 			if ok.Result.IsError || !strings.Contains(ok.text(), `"id":1`) {
-				t.Errorf("get_pet_by_id petId=1: isError=%v, text %q", ok.Result.IsError, truncate(ok.text(), 500))
+				t.Errorf("petstore_get_pet pet_id=1: isError=%v, text %q", ok.Result.IsError, truncate(ok.text(), 500))
 			}
 			var pet struct {
-				ID int `json:"id"`
+				Pet struct {
+					ID int `json:"id"`
+				} `json:"pet"`
 			}
-			if err := json.Unmarshal(ok.Result.StructuredContent, &pet); err != nil || pet.ID != 1 {
-				t.Errorf("get_pet_by_id petId=1: structuredContent %s (%v), want the pet with id 1", ok.Result.StructuredContent, err)
+			if err := json.Unmarshal(ok.Result.StructuredContent, &pet); err != nil || pet.Pet.ID != 1 {
+				t.Errorf("petstore_get_pet pet_id=1: structuredContent %s (%v), want the pet with id 1", ok.Result.StructuredContent, err)
 			}
 
 			var missing toolResult
-			res = inspect("--method", "tools/call", "--tool-name", "get_pet_by_id", "--tool-arg", "petId=999999")
+			res = inspect("--method", "tools/call", "--tool-name", "petstore_get_pet", "--tool-arg", "pet_id=999999")
 			decodeInspector(t, res, inspectorExitToolError, &missing)
 			if !missing.Result.IsError || !strings.Contains(missing.text(), "404") {
-				t.Errorf("get_pet_by_id petId=999999: isError=%v, text %q; want isError naming the upstream 404",
+				t.Errorf("petstore_get_pet pet_id=999999: isError=%v, text %q; want isError naming the upstream 404",
 					missing.Result.IsError, truncate(missing.text(), 500))
 			}
 			if !strings.Contains(res.stderr, "tool_is_error") {
