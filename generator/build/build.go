@@ -33,6 +33,10 @@ type Config struct {
 	ToolPrefix string
 	// Overrides, when set, shape the tools; see package overrides.
 	Overrides *overrides.File
+	// NoCallTests leaves out the generated per-tool call cases.
+	NoCallTests bool
+	// Metrics adds the Prometheus /metrics endpoint (and its dependency).
+	Metrics bool
 }
 
 // Build maps doc onto an ir.Server. Problems that make a tool impossible
@@ -127,7 +131,7 @@ func serverInfo(doc *load.Document, cfg Config) *ir.Server {
 	srv := &ir.Server{
 		Name: name, Title: doc.Title, Version: doc.APIVersion, Package: pkg,
 		ImportPath: cfg.ImportPath, Source: cfg.Source, GoMod: cfg.GoMod,
-		EnvPrefix: envName(name),
+		EnvPrefix: envName(name), NoCallTests: cfg.NoCallTests, Metrics: cfg.Metrics,
 	}
 	if srv.Title == "" {
 		srv.Title = humanize(snakeCase(name))

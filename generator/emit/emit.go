@@ -37,6 +37,10 @@ const (
 	sdkPath = "github.com/modelcontextprotocol/go-sdk"
 	// SDKVersion is the go-sdk version generated code is written for.
 	SDKVersion = "v1.8.0"
+	// PrometheusVersion is the client_golang version the optional metrics
+	// file is written for.
+	PrometheusVersion = "v1.25.0"
+	prometheusPath    = "github.com/prometheus/client_golang"
 )
 
 // Emit returns the generated files keyed by slash-separated path relative
@@ -78,7 +82,7 @@ func Emit(srv *ir.Server) (map[string][]byte, error) {
 		return nil, err
 	}
 	if srv.GoMod != "" {
-		files["go.mod"] = goMod(srv.GoMod)
+		files["go.mod"] = goMod(srv)
 	}
 	return files, nil
 }
@@ -106,6 +110,12 @@ func chunkTools(tools []ir.Tool) [][]ir.Tool {
 	return append(out, tools)
 }
 
-func goMod(module string) []byte {
-	return []byte(fmt.Sprintf("module %s\n\ngo 1.25\n\nrequire %s %s\n", module, sdkPath, SDKVersion))
+// goMod is the go.mod of an output folder that lies in no module: the SDK,
+// plus the library of each optional feature the user enabled.
+func goMod(srv *ir.Server) []byte {
+	requires := fmt.Sprintf("\t%s %s\n", sdkPath, SDKVersion)
+	if srv.Metrics {
+		requires += fmt.Sprintf("\t%s %s\n", prometheusPath, PrometheusVersion)
+	}
+	return []byte(fmt.Sprintf("module %s\n\ngo 1.25\n\nrequire (\n%s)\n", srv.GoMod, requires))
 }

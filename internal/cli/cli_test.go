@@ -166,3 +166,24 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("version: %d %q", code, stdout)
 	}
 }
+
+// TestMetricsIsOptIn: the Prometheus file and dependency come only with
+// --metrics, so default servers depend on the SDK and std alone.
+func TestMetricsIsOptIn(t *testing.T) {
+	for _, metrics := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "shop")
+		args := []string{"generate", "--spec", spec(t, "features"), "--out", out, "--name", "shop"}
+		if metrics {
+			args = append(args, "--metrics")
+		}
+		if code, _, stderr := run(t, args...); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		_, err := os.Stat(filepath.Join(out, "oa2mcp_runtime_metrics_prometheus.go"))
+		gomod, _ := os.ReadFile(filepath.Join(out, "go.mod"))
+		hasDep := strings.Contains(string(gomod), "github.com/prometheus/client_golang")
+		if (err == nil) != metrics || hasDep != metrics {
+			t.Errorf("metrics=%v: prometheus file present=%v, go.mod requires it=%v", metrics, err == nil, hasDep)
+		}
+	}
+}

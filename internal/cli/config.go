@@ -23,6 +23,8 @@ type fileConfig struct {
 	AllowRemoteRefs []string `yaml:"allow_remote_refs"`
 	// NoCallTests turns off the generated oa2mcp_calls_test.go.
 	NoCallTests bool `yaml:"no_call_tests"`
+	// Metrics adds Prometheus metrics at /metrics to the generated server.
+	Metrics bool `yaml:"metrics"`
 }
 
 // readConfig reads and checks a configuration file.
@@ -61,6 +63,8 @@ type settings struct {
 	verbose bool
 	// noCallTests leaves out the generated call cases.
 	noCallTests bool
+	// metrics adds the Prometheus /metrics endpoint.
+	metrics bool
 }
 
 // validate reports missing required settings.

@@ -11,7 +11,6 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator"
 	"github.com/oa2mcp/oa2mcp/generator/build"
 	"github.com/oa2mcp/oa2mcp/generator/diag"
-	"github.com/oa2mcp/oa2mcp/generator/emit"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/generator/write"
 	"github.com/oa2mcp/oa2mcp/overrides"
@@ -51,6 +50,7 @@ Exit codes: 0 ok, 1 problems in the inputs (or drift with --check), 2 usage or I
 	f.StringSliceVar(&s.allowRemote, "allow-remote-refs", nil, "hosts whose http(s) $refs may be fetched (default: none)")
 	f.BoolVar(&s.check, "check", false, "compare with the output folder instead of writing; exit 1 on drift")
 	f.BoolVarP(&s.verbose, "verbose", "v", false, "print each stage with its timing on stderr")
+	f.BoolVar(&s.metrics, "metrics", false, "serve Prometheus metrics at /metrics (adds github.com/prometheus/client_golang to the generated code)")
 	f.BoolVar(&s.noCallTests, "no-call-tests", false, "do not generate oa2mcp_calls_test.go (the per-tool call cases)")
 	return cmd
 }
@@ -79,6 +79,9 @@ func mergeConfig(cmd *cobra.Command, s *settings, path string) error {
 	if !cmd.Flags().Changed("no-call-tests") {
 		s.noCallTests = cfg.NoCallTests
 	}
+	if !cmd.Flags().Changed("metrics") {
+		s.metrics = cfg.Metrics
+	}
 	return nil
 }
 
@@ -100,15 +103,12 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 		return &exitError{code: exitUsage, err: err}
 	}
 	cfg.Overrides = ov
+	cfg.NoCallTests = s.noCallTests
+	cfg.Metrics = s.metrics
 	res, genProblems := generator.Generate(doc, cfg)
 	problems = append(problems, genProblems...)
 	if problems.HasErrors() {
 		return reportProblems(stderr, problems)
-	}
-	if s.noCallTests {
-		// TODO(build): set ir.Server.NoCallTests from build.Config instead.
-		res.Server.NoCallTests = true
-		delete(res.Files, emit.CallTestsFile)
 	}
 	prog.stage("generate", fmt.Sprintf("%d tools, %d files", len(res.Server.Tools), len(res.Files)))
 	printProblems(stderr, problems)
