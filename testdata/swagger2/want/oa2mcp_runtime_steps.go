@@ -311,7 +311,6 @@ func mergeOutcomes(steps []*compiledStep, outs map[string]*stepOutcome) (any, []
 	return merged, warnings
 }
 
-
 // joinText joins a result's text content.
 func joinText(r *mcp.CallToolResult) string {
 	var parts []string
@@ -322,4 +321,3 @@ func joinText(r *mcp.CallToolResult) string {
 	}
 	return strings.Join(parts, " ")
 }
-
