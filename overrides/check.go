@@ -39,7 +39,9 @@ func (f *File) checkShape() diag.List {
 		for name, field := range t.Input {
 			f.checkField(field, path+".input."+name, &l)
 		}
+		f.checkToolState(t, path, &l)
 	}
+	f.checkState(&l)
 	return l
 }
 

@@ -18,6 +18,10 @@ type File struct {
 	Tools   []*Tool `yaml:"tools" json:"tools"`
 	// Config holds named values that bindings read as ${config.NAME}.
 	Config map[string]string `yaml:"config" json:"config"`
+	// Handles declares handle types: opaque, caller-owned names for
+	// upstream objects (e.g. a ticket) that one tool returns and later
+	// tools take as a parameter. Keyed by type name.
+	Handles map[string]*HandleType `yaml:"handles" json:"handles"`
 
 	// Path is the file the overrides were read from; set by Read.
 	Path string `yaml:"-" json:"-"`
@@ -32,6 +36,53 @@ type Server struct {
 	Version      string `yaml:"version" json:"version"`
 	Instructions string `yaml:"instructions" json:"instructions"`
 	ToolPrefix   string `yaml:"tool_prefix" json:"tool_prefix"`
+	// PassHeaders is the allowlist of inbound HTTP request headers copied
+	// onto upstream requests (e.g. Accept-Language). Never all headers;
+	// Authorization, Cookie, Host and Mcp-* are refused.
+	PassHeaders []string `yaml:"pass_headers" json:"pass_headers"`
+	// RateLimit limits tool calls per caller (token bucket); tools may set
+	// their own.
+	RateLimit *RateLimit `yaml:"rate_limit" json:"rate_limit"`
+	// HandleStore chooses where handles live: "memory" (default, one
+	// process) or "redis" (adds the Redis store to the generated code and
+	// the go-redis dependency; the URL is given at run time).
+	HandleStore string `yaml:"handle_store" json:"handle_store"`
+}
+
+// HandleType is one kind of handle.
+type HandleType struct {
+	// Prefix starts every handle value, e.g. "tkt_": 2 to 16 letters or
+	// digits ending in "_" or "-".
+	Prefix string `yaml:"prefix" json:"prefix"`
+	// Lifetime is how long a handle lives, e.g. "30m", "24h", "7d".
+	Lifetime string `yaml:"lifetime" json:"lifetime"`
+	// Expiry is "sliding" (default: every use restarts the lifetime) or
+	// "fixed" (the lifetime counts from creation).
+	Expiry string `yaml:"expiry" json:"expiry"`
+	// Description says what a handle names, e.g. "after-sales ticket".
+	Description string `yaml:"description" json:"description"`
+}
+
+// CreatesHandle makes a tool return a new handle for an upstream id found
+// in its result.
+type CreatesHandle struct {
+	// Type is a handle type declared under handles:.
+	Type string `yaml:"type" json:"type"`
+	// From is the path of the upstream id in the tool's result, e.g.
+	// "ticket_id" (a picked field) or "id".
+	From string `yaml:"from" json:"from"`
+	// Field names the result field holding the handle; default
+	// TYPE_handle, e.g. ticket_handle.
+	Field string `yaml:"field" json:"field"`
+}
+
+// RateLimit is a token bucket per caller.
+type RateLimit struct {
+	// PerMinute is the sustained number of calls per caller per minute.
+	PerMinute float64 `yaml:"per_minute" json:"per_minute"`
+	// Burst is how many calls may come at once (default: PerMinute/6, at
+	// least 1).
+	Burst int `yaml:"burst" json:"burst"`
 }
 
 // Select chooses which operations the server exposes.
@@ -78,6 +129,22 @@ type Tool struct {
 	Input map[string]*Field `yaml:"input" json:"input"`
 	// Output shapes the result.
 	Output *Output `yaml:"output" json:"output"`
+
+	// CreatesHandle makes the tool return a handle for an upstream id in
+	// its result; the description then states the handle's lifetime.
+	CreatesHandle *CreatesHandle `yaml:"creates_handle" json:"creates_handle"`
+	// Confirm makes the tool ask the user to confirm before it runs (an
+	// input_required elicitation); the text is the question and may read
+	// ${input.NAME}.
+	Confirm string `yaml:"confirm" json:"confirm"`
+	// Scopes are required of the caller's verified token (all of them).
+	Scopes []string `yaml:"scopes" json:"scopes"`
+	// RateLimit replaces the server's rate limit for this tool.
+	RateLimit *RateLimit `yaml:"rate_limit" json:"rate_limit"`
+	// IdempotencyHeader names the header parameter (e.g. Idempotency-Key)
+	// that gets a fresh key per tool call when the model gives none, the
+	// same on every retry.
+	IdempotencyHeader string `yaml:"idempotency_header" json:"idempotency_header"`
 }
 
 // Annotations override the hints derived from HTTP methods.
@@ -145,6 +212,16 @@ type Field struct {
 	// Flatten lifts the properties of a nested object input to the top
 	// level: "address" with flatten turns address.city into city.
 	Flatten bool `yaml:"flatten" json:"flatten"`
+	// Handle makes the input take a handle of this type instead of the
+	// upstream id; the server resolves it and checks owner and expiry.
+	Handle string `yaml:"handle" json:"handle"`
+	// Ask makes the input optional for the model: when missing, the user
+	// is asked (input_required elicitation); the text is the question.
+	Ask string `yaml:"ask" json:"ask"`
+	// MCPHeader mirrors the input in the Mcp-Param-NAME HTTP header
+	// (x-mcp-header) for gateways. Only string, integer and boolean
+	// inputs; never secrets or personal data.
+	MCPHeader string `yaml:"mcp_header" json:"mcp_header"`
 }
 
 // Output shapes a tool's result.

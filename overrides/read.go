@@ -55,7 +55,7 @@ func FromExtensions(specFile string, ext map[string]any, pos diag.Position) (*Fi
 	if len(ext) == 0 {
 		return nil, nil
 	}
-	known := map[string]bool{"server": true, "select": true, "tools": true, "config": true}
+	known := map[string]bool{"server": true, "select": true, "tools": true, "config": true, "handles": true}
 	doc := map[string]any{"version": 1}
 	for k, v := range ext {
 		if !known[k] {

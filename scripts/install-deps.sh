@@ -15,3 +15,14 @@ go mod download
 # shellcheck source=scripts/lib-node.sh
 source scripts/lib-node.sh
 oa2mcp_install_node
+
+# redis-server (Debian package) for the two-replica handle-store test in
+# examples/aftersales; the test starts its own instance on loopback.
+if ! command -v redis-server >/dev/null 2>&1; then
+  echo "redis-server: installing the Debian package"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=sudo; fi
+  $SUDO apt-get update && $SUDO apt-get install -y redis-server
+else
+  echo "redis-server: $(command -v redis-server)"
+fi

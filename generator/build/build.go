@@ -63,6 +63,7 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 		srv.Config = ov.Config
 		tb := &taskBuilder{doc: doc, ov: ov, ops: indexOps(infos), used: used, prefix: toolPrefix(cfg), problems: &problems}
 		srv.Tools = append(srv.Tools, tb.buildAll()...)
+		tb.finishState(srv)
 	}
 	if keepUnused(ov) {
 		srv.Tools = append(srv.Tools, defaultTools(infos, used, srv.Tools, toolPrefix(cfg))...)

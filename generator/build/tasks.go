@@ -91,6 +91,7 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 		methods = tb.actions(&tool, in, t, path)
 	}
 	tb.rewriteInputs(&tool, in, t, path)
+	tb.stateInputs(&tool, in, t, path)
 	if len(tb.problems.Errors()) > before {
 		return tool, false
 	}
@@ -104,6 +105,7 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	normalizePaths(&tool)
 	tool.OutputSchema = tb.outputSchema(&tool, tb.stepInfos(tool.Steps))
 	tb.describe(&tool, in, t, methods)
+	tb.stateTool(&tool, in, t, path)
 	taskAnnotations(&tool, methods, t.Annotations)
 	return tool, true
 }

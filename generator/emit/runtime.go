@@ -37,6 +37,9 @@ func addRuntime(srv *ir.Server, files map[string][]byte) error {
 		if hasBuildTag(src, metricsTag) && !srv.Metrics {
 			continue
 		}
+		if hasBuildTag(src, redisTag) && !srv.Redis {
+			continue
+		}
 		out, err := rewritePackage(src, srv)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -50,6 +53,10 @@ func addRuntime(srv *ir.Server, files map[string][]byte) error {
 // set. The copy loses the tag with the rest of the header (see
 // rewritePackage), so the generated server builds it unconditionally.
 const metricsTag = "oa2mcp_prometheus"
+
+// redisTag marks the Redis handle store, copied only when ir.Server.Redis
+// is set (handle_store: redis in the override file).
+const redisTag = "oa2mcp_redis"
 
 // hasBuildTag reports whether src's //go:build line, above the package
 // clause, names tag.

@@ -66,6 +66,26 @@ func serverFields(srv *ir.Server) []jen.Code {
 		}
 		fields = append(fields, field("Config", jen.Map(jen.String()).String().Custom(multi, kv...)))
 	}
+	if len(srv.Handles) > 0 {
+		var hs []jen.Code
+		for _, h := range srv.Handles {
+			vals := []jen.Code{field("Name", jen.Lit(h.Name)), field("Prefix", jen.Lit(h.Prefix)), field("LifetimeSeconds", jen.Lit(h.LifetimeSeconds))}
+			if h.Fixed {
+				vals = append(vals, field("Fixed", jen.True()))
+			}
+			if len(h.Creators) > 0 {
+				vals = append(vals, field("Creators", stringSlice(h.Creators)))
+			}
+			hs = append(hs, jen.Custom(multi, vals...))
+		}
+		fields = append(fields, field("Handles", jen.Index().Op("*").Id("handleType").Custom(multi, hs...)))
+	}
+	if len(srv.PassHeaders) > 0 {
+		fields = append(fields, field("PassHeaders", stringSlice(srv.PassHeaders)))
+	}
+	if srv.RateLimit != nil {
+		fields = append(fields, field("RateLimit", rateLimitLiteral(srv.RateLimit)))
+	}
 	var tools []jen.Code
 	for _, t := range srv.Tools {
 		tools = append(tools, jen.Id(t.GoName))

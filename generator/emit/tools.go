@@ -64,7 +64,44 @@ func toolFields(t ir.Tool) []jen.Code {
 	if t.OutputSchema != "" {
 		fields = append(fields, field("OutputSchema", rawString(t.OutputSchema)))
 	}
+	return append(fields, accessFields(t)...)
+}
+
+// accessFields renders the state and access settings of a tool.
+func accessFields(t ir.Tool) []jen.Code {
+	var fields []jen.Code
+	if len(t.HandleInputs) > 0 {
+		var ins []jen.Code
+		for _, h := range t.HandleInputs {
+			ins = append(ins, jen.Values(field("Arg", jen.Lit(h.Arg)), field("Type", jen.Lit(h.Type))))
+		}
+		fields = append(fields, field("HandleInputs", jen.Index().Id("handleInput").Custom(multi, ins...)))
+	}
+	if c := t.CreatesHandle; c != nil {
+		fields = append(fields, field("CreatesHandle", jen.Op("&").Id("handleOutput").Custom(multi,
+			field("Type", jen.Lit(c.Type)), field("From", jen.Lit(c.From)), field("Field", jen.Lit(c.Field)))))
+	}
+	if len(t.Asks) > 0 {
+		var asks []jen.Code
+		for _, a := range t.Asks {
+			asks = append(asks, jen.Custom(multi, field("Arg", jen.Lit(a.Arg)), field("Message", jen.Lit(a.Message)), field("Schema", jen.Lit(a.Schema))))
+		}
+		fields = append(fields, field("Asks", jen.Index().Id("askInput").Custom(multi, asks...)))
+	}
+	if t.Confirm != "" {
+		fields = append(fields, field("Confirm", jen.Lit(t.Confirm)))
+	}
+	if len(t.Scopes) > 0 {
+		fields = append(fields, field("Scopes", stringSlice(t.Scopes)))
+	}
+	if t.RateLimit != nil {
+		fields = append(fields, field("RateLimit", rateLimitLiteral(t.RateLimit)))
+	}
 	return fields
+}
+
+func rateLimitLiteral(r *ir.RateLimit) jen.Code {
+	return jen.Op("&").Id("rateLimit").Values(field("PerMinute", jen.Lit(r.PerMinute)), field("Burst", jen.Lit(r.Burst)))
 }
 
 func opLiteral(c ir.Call) jen.Code {
@@ -167,6 +204,9 @@ func callFields(c ir.Call) []jen.Code {
 			alts = append(alts, jen.Values(names...))
 		}
 		fields = append(fields, field("Security", jen.Index().Index().String().Values(alts...)))
+	}
+	if c.IdempotencyKeyHeader != "" {
+		fields = append(fields, field("IdempotencyKeyHeader", jen.Lit(c.IdempotencyKeyHeader)))
 	}
 	return fields
 }

@@ -60,6 +60,60 @@ type serverSpec struct {
 	// are redacted in logs, besides names like password, token, secret,
 	// key and authorization.
 	Sensitive []string
+
+	// State and access (issue 5).
+	//
+	// Handles are the handle types tools create and take.
+	Handles []*handleType
+	// PassHeaders is the allowlist of inbound HTTP headers (canonical
+	// form) copied onto every upstream request when the client sent them.
+	PassHeaders []string
+	// RateLimit limits tool calls per caller; nil: unlimited.
+	RateLimit *rateLimit
+}
+
+// handleType is one kind of handle: an opaque, caller-owned name for an
+// upstream object (e.g. a ticket id).
+type handleType struct {
+	Name string
+	// Prefix starts every value; the rest is random (160 bits).
+	Prefix string
+	// LifetimeSeconds is how long a handle lives; Fixed counts it from
+	// creation, otherwise (sliding) every use restarts it.
+	LifetimeSeconds int
+	Fixed           bool
+	// Creators name the tools that return one, for error messages.
+	Creators []string
+}
+
+// handleInput is a tool input resolved from a handle of Type.
+type handleInput struct {
+	Arg  string
+	Type string
+}
+
+// handleOutput adds a new handle to a tool's result: From is the path of
+// the upstream id in the result, Field the result field for the handle.
+type handleOutput struct {
+	Type  string
+	From  string
+	Field string
+}
+
+// askInput is an input asked from the user (input_required, an
+// elicitation form) when the model leaves it out.
+type askInput struct {
+	Arg     string
+	Message string
+	// Schema is the property's JSON Schema: a primitive type.
+	Schema string
+}
+
+// rateLimit is a token bucket per caller: PerMinute calls per minute
+// sustained, Burst at once.
+type rateLimit struct {
+	PerMinute float64
+	Burst     int
 }
 
 // securityScheme says how to attach one kind of upstream credential.
@@ -119,6 +173,22 @@ type toolSpec struct {
 	StrictOutput bool
 	// ErrorMessages overrides serverSpec.ErrorMessages for this tool.
 	ErrorMessages map[string]string
+
+	// State and access (issue 5).
+	//
+	// HandleInputs are resolved to upstream ids before anything runs.
+	HandleInputs []handleInput
+	// CreatesHandle returns a new handle for an id in the result.
+	CreatesHandle *handleOutput
+	// Asks are asked from the user when missing; Confirm, when set, is a
+	// question the user must accept before the tool runs (a template
+	// over ${input.NAME}).
+	Asks    []askInput
+	Confirm string
+	// Scopes are required of the caller's verified token.
+	Scopes []string
+	// RateLimit replaces serverSpec.RateLimit for this tool.
+	RateLimit *rateLimit
 }
 
 // operation is one upstream HTTP operation.

@@ -196,7 +196,7 @@ func lifetimeText(t *handleType) string {
 	var n int
 	var unit string
 	switch {
-	case d%(24*time.Hour) == 0:
+	case d%(24*time.Hour) == 0 && d >= 48*time.Hour:
 		n, unit = int(d/(24*time.Hour)), "day"
 	case d%time.Hour == 0:
 		n, unit = int(d/time.Hour), "hour"

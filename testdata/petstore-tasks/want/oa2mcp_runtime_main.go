@@ -25,6 +25,8 @@ type mainConfig struct {
 	transport, addr, baseURL, logLevel, logFormat string
 	timeout                                       time.Duration
 	maxConcurrent                                 int
+	// State and access (issue 5); empty: the environment decides.
+	handleStore, tokensFile, jwks, issuer, audience string
 }
 
 // runMain is the generated binary's main: it parses flags, builds the
@@ -51,7 +53,9 @@ func runMain(spec *serverSpec, args []string, stdin io.Reader, stdout, stderr io
 			debug.SetMemoryLimit(16 << 20)
 		}
 	}
-	srv, err := newServer(spec, Options{BaseURL: cfg.baseURL, Logger: logger, Timeout: cfg.timeout, MaxConcurrent: cfg.maxConcurrent})
+	srv, err := newServer(spec, Options{BaseURL: cfg.baseURL, Logger: logger, Timeout: cfg.timeout, MaxConcurrent: cfg.maxConcurrent,
+		HandleStoreURL: cfg.handleStore,
+		Auth:           &AuthOptions{TokensFile: cfg.tokensFile, JWKS: cfg.jwks, Issuer: cfg.issuer, Audience: cfg.audience}})
 	if err != nil {
 		logger.Error("cannot start", "error", err)
 		return 1
@@ -82,6 +86,12 @@ func parseFlags(spec *serverSpec, args []string, stderr io.Writer) (*mainConfig,
 	fs.StringVar(&cfg.baseURL, "base-url", "", "upstream API base URL (default "+baseURLDefault(spec)+")")
 	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "timeout of each tool call, retries included (tools may set their own)")
 	fs.IntVar(&cfg.maxConcurrent, "max-concurrent", orDefault(spec.MaxConcurrent, defaultMaxConcurrent), "upstream calls in flight at most, server-wide")
+	prefix := envPrefix(spec)
+	fs.StringVar(&cfg.handleStore, "handle-store", "", "handle store: memory or redis://HOST:PORT/DB (default $"+prefix+"_HANDLE_STORE, else memory)")
+	fs.StringVar(&cfg.tokensFile, "auth-tokens-file", "", "require bearer tokens on HTTP: file of TOKEN SUBJECT [SCOPE...] lines (also $"+prefix+"_AUTH_TOKENS_FILE)")
+	fs.StringVar(&cfg.jwks, "auth-jwks", "", "require bearer JWTs (RS256/ES256) signed by this JWKS URL or file (also $"+prefix+"_AUTH_JWKS)")
+	fs.StringVar(&cfg.issuer, "auth-issuer", "", "required iss claim of JWTs (also $"+prefix+"_AUTH_ISSUER)")
+	fs.StringVar(&cfg.audience, "auth-audience", "", "required aud claim of JWTs (also $"+prefix+"_AUTH_AUDIENCE)")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format: text or json")
 	fs.Usage = func() {

@@ -40,6 +40,8 @@ const (
 	kindBadResponse    = "bad_response"         // invalid JSON, HTML instead of data, schema mismatch
 	kindTooLarge       = "too_large"            // request or response over the size limit, 413
 	kindCanceled       = "canceled"             // the client cancelled the call
+	kindDeclined       = "declined"             // the user declined or dismissed a form
+	kindNeedsUser      = "needs_user"           // the user must act and this client cannot ask
 	maxDetailRunes     = 500
 	maxFieldErrors     = 8
 	retryAfterUnknown  = -1

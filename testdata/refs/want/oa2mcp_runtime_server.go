@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -51,6 +52,16 @@ type Server struct {
 	maxRequest  int64
 	maxResponse int64
 	maxTimeout  time.Duration // the longest tool timeout, for draining
+
+	// State and access (issue 5).
+	now         func() time.Time
+	handles     *handleManager
+	signer      *stateSigner
+	auth        *authenticator // nil: the HTTP transport is open
+	rate        *rateLimiter   // server-wide per-caller limit; nil: none
+	passHeaders []string
+	stdioClaims map[string]string // $PREFIX_STDIO_CALLER, for stdio only
+	stdio       atomic.Bool
 }
 
 // boundTool is a tool compiled once at newServer.
@@ -65,6 +76,14 @@ type boundTool struct {
 	limiter      *limiter // this tool's calls in flight; nil: unlimited
 	// plan runs aggregated and action tools; nil for one-operation tools.
 	plan *plan
+	// confirm is the compiled confirmation question; nil: none.
+	confirm *compiledExpr
+	// askSchemas check the user's answers, by input.
+	askSchemas map[string]*schemaNode
+	// rate is this tool's own per-caller limit; nil: the server's.
+	rate *rateLimiter
+	// identity: some binding reads ${identity...}.
+	identity bool
 }
 
 // newServer compiles spec and registers its tools. Errors name what is
@@ -89,6 +108,10 @@ func newServer(spec *serverSpec, options Options) (*Server, error) {
 		creds:     creds,
 		getenv:    opts.Getenv,
 		metrics:   newMetricsSink(spec),
+		now:       opts.Now,
+	}
+	if err := s.initAccess(spec, &opts); err != nil {
+		return nil, err
 	}
 	s.maxRequest = int64(orDefault(spec.MaxRequestBytes, defaultMaxRequestBytes))
 	s.maxResponse = int64(orDefault(spec.MaxResponseBytes, defaultMaxResponseBytes))
@@ -191,6 +214,9 @@ func (s *Server) bindTool(ts *toolSpec) (*boundTool, error) {
 			return nil, fmt.Errorf("output schema: %w", err)
 		}
 	}
+	if err := s.bindAccess(bt); err != nil {
+		return nil, err
+	}
 	return bt, nil
 }
 
@@ -235,6 +261,9 @@ func (s *Server) HTTPHandler() http.Handler {
 		s.httpHandler = mcp.NewStreamableHTTPHandler(
 			func(*http.Request) *mcp.Server { return s.mcp },
 			&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: quietSDKLogger(s.logger)})
+		if s.auth != nil {
+			s.httpHandler = s.auth.requireAuth(s.httpHandler)
+		}
 	})
 	return s.httpHandler
 }
@@ -243,6 +272,7 @@ func (s *Server) HTTPHandler() http.Handler {
 // stdout until the client disconnects or ctx is cancelled. Cancellation is
 // a normal shutdown and returns nil.
 func (s *Server) RunStdio(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
+	s.stdio.Store(true)
 	t := &mcp.IOTransport{Reader: &drainingReader{r: stdin, s: s, limit: s.timeout + time.Second}, Writer: nopWriteCloser{stdout}}
 	ss, err := s.mcp.Connect(ctx, t, nil)
 	if err != nil {
@@ -335,13 +365,17 @@ func (s *Server) toolHandler(bt *boundTool) mcp.ToolHandler {
 		var raw json.RawMessage
 		var meta map[string]any
 		var hdr http.Header
+		var ti *auth.TokenInfo
 		if req != nil {
 			if req.Params != nil {
 				raw, meta = req.Params.Arguments, req.Params.Meta
 			}
 			if req.Extra != nil {
-				hdr = req.Extra.Header
+				hdr, ti = req.Extra.Header, req.Extra.TokenInfo
 			}
+		}
+		if len(s.passHeaders) > 0 && hdr != nil {
+			ctx = context.WithValue(ctx, inboundHeaderKey{}, hdr)
 		}
 		rec := &callRecord{requestID: requestIDFrom(hdr), trace: newTraceContext(meta, hdr)}
 		s.metrics.callStarted(name)
@@ -360,7 +394,7 @@ func (s *Server) toolHandler(bt *boundTool) mcp.ToolHandler {
 			s.metrics.callFinished(name, outcome, rec.kind, d)
 			s.logCall(ctx, bt, args, rec, d)
 		}()
-		args, res = s.callTool(ctx, bt, raw, rec)
+		args, res = s.callTool(ctx, bt, req, raw, ti, rec)
 		return res, nil
 	}
 }
@@ -376,7 +410,7 @@ func (rec *callRecord) fail(e *callError) *mcp.CallToolResult {
 
 // callTool runs one call and returns the decoded arguments (for the log
 // record) and the result.
-func (s *Server) callTool(ctx context.Context, bt *boundTool, raw json.RawMessage, rec *callRecord) (map[string]any, *mcp.CallToolResult) {
+func (s *Server) callTool(ctx context.Context, bt *boundTool, req *mcp.CallToolRequest, raw json.RawMessage, ti *auth.TokenInfo, rec *callRecord) (map[string]any, *mcp.CallToolResult) {
 	args, msg := decodeArguments(raw)
 	if msg == "" {
 		v := &validator{}
@@ -392,17 +426,31 @@ func (s *Server) callTool(ctx context.Context, bt *boundTool, raw json.RawMessag
 	// One deadline for the whole call: slot waits, retries and backoff.
 	ctx, cancel := context.WithTimeout(ctx, bt.timeout)
 	defer cancel()
+	// Access: who calls, may they use this tool now, which objects do
+	// their handles name, and has the user answered what only they can.
+	ctx, owner, cerr := s.admit(ctx, bt, ti)
+	if cerr != nil {
+		return args, rec.fail(cerr)
+	}
+	callArgs, cerr := s.resolveHandles(ctx, bt, args, owner)
+	if cerr != nil {
+		return args, rec.fail(cerr)
+	}
+	if ir, cerr := s.interact(ctx, bt, req, args, callArgs, owner); cerr != nil {
+		return args, rec.fail(cerr)
+	} else if ir != nil {
+		return args, ir
+	}
 	var res *mcp.CallToolResult
-	var cerr *callError
 	if bt.plan != nil {
-		res, cerr = s.runPlan(ctx, bt, args, rec)
+		res, cerr = s.runPlan(ctx, bt, callArgs, rec)
 	} else {
-		res, cerr = s.execute(ctx, bt, bt.op, args, rec)
+		res, cerr = s.execute(ctx, bt, bt.op, callArgs, rec)
 	}
 	if cerr != nil {
 		return args, rec.fail(cerr)
 	}
-	return args, res
+	return args, s.addHandle(ctx, bt, res, owner)
 }
 
 // execute performs one upstream operation for a tool call: it builds the
@@ -532,6 +580,7 @@ func (s *Server) buildRequest(ctx context.Context, op *compiledOp, args map[stri
 		return nil, err
 	}
 	op.auth.apply(req, &query)
+	s.passThrough(ctx, req)
 	if op.auth.required && len(op.auth.creds) == 0 {
 		s.logger.LogAttrs(ctx, slog.LevelDebug, "calling without credentials",
 			slog.String("operation", op.pathLabel), slog.String("set", strings.Join(op.auth.needed, ", ")))
@@ -613,4 +662,7 @@ func redactResult(res *mcp.CallToolResult, cs *credentialSet) {
 // when the transports are closed; Close does not wait for calls.
 func (s *Server) Close() {
 	s.client.CloseIdleConnections()
+	if s.handles != nil {
+		s.handles.store.Close()
+	}
 }

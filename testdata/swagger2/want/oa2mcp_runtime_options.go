@@ -41,6 +41,21 @@ type Options struct {
 	MaxConcurrent int
 	// Getenv reads configuration and credentials; default os.Getenv.
 	Getenv func(string) string
+
+	// Auth makes the HTTP transport require bearer tokens (static or JWT);
+	// the environment adds to it (see docs/state-and-auth.md).
+	Auth *AuthOptions
+	// HandleStore keeps handles; default the store named by
+	// HandleStoreURL or $PREFIX_HANDLE_STORE, else in memory.
+	HandleStore HandleStore
+	// HandleStoreURL is "memory" or a redis:// URL.
+	HandleStoreURL string
+	// StateKey signs requestState values (at least 32 characters);
+	// default $PREFIX_STATE_KEY, else a random key per process.
+	StateKey string
+	// Now is the clock of handle expiry, request states and rate limits;
+	// default time.Now. Tests set it.
+	Now func() time.Time
 }
 
 const defaultTimeout = 10 * time.Second
@@ -55,6 +70,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if out.Logger == nil {
 		out.Logger = slog.New(slog.DiscardHandler)
+	}
+	if out.Now == nil {
+		out.Now = time.Now
 	}
 	return out
 }

@@ -1,0 +1,101 @@
+package aftersales
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startRedis starts a private redis-server on a free loopback port. It
+// fails (never skips) when redis-server is missing, so CI cannot pass
+// without the test.
+func startRedis(t testing.TB) string {
+	t.Helper()
+	path, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Fatal("redis-server is not installed; run scripts/install-deps.sh (it installs the Debian package redis-server)")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cmd := exec.Command(path, "--bind", "127.0.0.1", "--port", fmt.Sprint(port), "--save", "", "--appendonly", "no", "--dir", t.TempDir())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	for i := 0; i < 200; i++ {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return "redis://" + addr + "/0"
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("redis-server did not start on %s", addr)
+	return ""
+}
+
+// TestRedisTwoReplicas: two server replicas on different ports share one
+// redis-server: a handle made on one works on the other, a requestState
+// issued by one is accepted once by the other, and expiry holds on both.
+func TestRedisTwoReplicas(t *testing.T) {
+	redisURL := startRedis(t)
+	be := startBackend(t)
+	clock := newClock()
+	opts := Options{Auth: &AuthOptions{Tokens: testTokens()}, Now: clock.Now, HandleStoreURL: redisURL}
+	_, urlA := startServer(t, be.URL, opts)
+	_, urlB := startServer(t, be.URL, opts)
+	if urlA == urlB {
+		t.Fatal("replicas share a port")
+	}
+	el := &elicitor{action: "accept", content: map[string]any{"refund_method": "store_credit"}}
+	a := connectHTTP(t, urlA, tokenC1, "2026-07-28", el, true)
+	b := connectHTTP(t, urlB, tokenC1, "2026-07-28", el, true)
+	benB := connectHTTP(t, urlB, tokenC2, "2026-07-28", el, true)
+
+	created := callTool(t, a, "aftersales_create_ticket", map[string]any{"order_id": "O-100002", "reason": "defect"})
+	mustOK(t, created, "create on A")
+	h := created.str("ticket_handle")
+	mustFail(t, callTool(t, benB, "aftersales_cancel_ticket", map[string]any{"ticket": h, "reason": "x"}), "foreign on B", "was not issued to you")
+	q := callTool(t, b, "aftersales_query_ticket", map[string]any{"ticket_id": "T-2026-1001"})
+	mustOK(t, q, "query on B")
+	hq := q.str("ticket_handle")
+
+	// A requestState from A, answered on B, once.
+	raw := connectHTTP(t, urlA, tokenC1, "2026-07-28", &elicitor{}, false)
+	rawB := connectHTTP(t, urlB, tokenC1, "2026-07-28", &elicitor{}, false)
+	args := map[string]any{"ticket": h, "reason": "Changed plans."}
+	first := callTool(t, raw, "aftersales_cancel_ticket", args).raw
+	if !first.NeedsInput() {
+		t.Fatalf("want input_required from A: %+v", first)
+	}
+	ans := map[string]any{"oa2mcp_input": map[string]any{"action": "accept", "content": map[string]any{}}}
+	ansJSON, _ := json.Marshal(ans)
+	res := callRaw(t, rawB, "aftersales_cancel_ticket", args, first.RequestState, ansJSON)
+	mustOK(t, res, "cancel on B with A's state")
+	if res.str("status") != "cancelled" {
+		t.Errorf("cancel on B: %s", res.text)
+	}
+	mustFail(t, callRaw(t, raw, "aftersales_cancel_ticket", args, first.RequestState, ansJSON), "replay on A", "already used")
+
+	// Expiry across replicas: hq is renewed on A at 23h, then expires on
+	// B after 24h without use.
+	clock.Advance(23 * time.Hour)
+	el.action = "decline"
+	mustFail(t, callTool(t, a, "aftersales_cancel_ticket", map[string]any{"ticket": hq, "reason": "x"}), "renew on A", "declined")
+	clock.Advance(23 * time.Hour)
+	mustFail(t, callTool(t, b, "aftersales_cancel_ticket", map[string]any{"ticket": hq, "reason": "x"}), "renewed on B", "declined")
+	clock.Advance(25 * time.Hour)
+	r := callTool(t, a, "aftersales_cancel_ticket", map[string]any{"ticket": hq, "reason": "x"})
+	mustFail(t, r, "expired on A", "unknown or has expired")
+	if strings.Contains(r.text, "T-2026") {
+		t.Errorf("expired-handle error reveals the ticket: %s", r.text)
+	}
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# One command for every benchmark table: oa2mcp on the public spec corpus
+# and, in the same run, the npm peer openapi-mcp-generator@4.0.1, then the
+# fuzz targets run longer. Prints Markdown; see docs/benchmarks.md.
+#
+# Usage: scripts/bench.sh [--quick] [--fuzztime 60s] [--no-fuzz] [--no-percall] [-- SUITE FLAGS]
+#   --quick       3 runs per spec, spec to server on petstore and stripe only,
+#                 no cold-cache builds, no slow-upstream case, 10 s per fuzz target
+#   --fuzztime D  time per fuzz target (default 60s, quick 10s)
+#   --no-fuzz     skip fuzzing
+#   --no-percall  skip the per-call overhead table (bench/run.sh)
+# Installs what it needs, idempotently: Node 22 into .cache/node
+# (scripts/lib-node.sh), the peer and its servers' dependencies into
+# .cache/peer. Scratch files go to .cache/bench (wiped at start), the
+# output also to .cache/bench-results.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+quick=0 fuzz=1 percall=1 fuzztime=""
+suite_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --no-fuzz) fuzz=0 ;;
+    --no-percall) percall=0 ;;
+    --fuzztime) fuzztime="$2"; shift ;;
+    --fuzztime=*) fuzztime="${1#*=}" ;;
+    --) shift; suite_args=("$@"); break ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -n "$fuzztime" ] || { [ $quick = 1 ] && fuzztime=10s || fuzztime=60s; }
+
+PEER_VERSION=4.0.1
+PEER_DIR="$ROOT/.cache/peer"
+WORK="$ROOT/.cache/bench"
+BIN="$ROOT/.cache/bench-bin"
+RESULTS="$ROOT/.cache/bench-results.md"
+log() { echo "[bench.sh $(date +%H:%M:%S)] $*" >&2; }
+
+# --- Node 22 (the peer needs >= 20; type stripping needs 22) -------------
+# shellcheck source=lib-node.sh
+source scripts/lib-node.sh
+if [ "$("$OA2MCP_NODE_BIN/node" --version 2>/dev/null || true)" != "v$OA2MCP_NODE_VERSION" ]; then
+  log "installing Node $OA2MCP_NODE_VERSION into .cache/node"
+  oa2mcp_install_node >&2
+fi
+NODE="$OA2MCP_NODE_BIN/node"
+export PATH="$OA2MCP_NODE_BIN:$PATH"
+
+# --- the peer, and one installed dependency tree for its servers ----------
+peer_npm() {
+  npm install --no-audit --no-fund --no-update-notifier --loglevel=warn --cache "$ROOT/.cache/npm" "$@" >&2
+}
+have=$("$NODE" -p "require('$PEER_DIR/node_modules/openapi-mcp-generator/package.json').version" 2>/dev/null || true)
+if [ "$have" != "$PEER_VERSION" ]; then
+  log "installing openapi-mcp-generator@$PEER_VERSION into .cache/peer (found: ${have:-none})"
+  mkdir -p "$PEER_DIR"
+  [ -f "$PEER_DIR/package.json" ] || echo '{"private":true}' >"$PEER_DIR/package.json"
+  (cd "$PEER_DIR" && peer_npm --save-exact "openapi-mcp-generator@$PEER_VERSION")
+fi
+if [ ! -x "$PEER_DIR/deps/node_modules/typescript/bin/tsc" ] || [ ! -d "$PEER_DIR/deps/node_modules/@modelcontextprotocol/sdk" ]; then
+  log "installing the peer's generated-server dependencies into .cache/peer/deps"
+  tmp=$(mktemp -d)
+  "$NODE" "$PEER_DIR/node_modules/openapi-mcp-generator/bin/openapi-mcp-generator.js" \
+    -i "$ROOT/examples/petstore/openapi.yaml" -o "$tmp/out" -b http://127.0.0.1:9 --force >"$tmp/gen.log" 2>&1 \
+    || { cat "$tmp/gen.log" >&2; exit 1; }
+  mkdir -p "$PEER_DIR/deps"
+  # the generated package.json, name neutralised: the same for every spec
+  "$NODE" -e 'const p=require(process.argv[1]); p.name="peer-deps"; p.description=""; require("fs").writeFileSync(process.argv[2], JSON.stringify(p,null,2))' \
+    "$tmp/out/package.json" "$PEER_DIR/deps/package.json"
+  rm -rf "$tmp"
+  (cd "$PEER_DIR/deps" && peer_npm)
+fi
+
+# --- binaries ---------------------------------------------------------------
+mkdir -p "$BIN"
+log "building oa2mcp and the suite"
+go build -o "$BIN/oa2mcp" ./cmd/oa2mcp
+go build -o "$BIN/suite" ./bench/suite
+
+suite_flags=(-root "$ROOT" -work "$WORK" -oa2mcp "$BIN/oa2mcp" -peer "$PEER_DIR" -node "$NODE" -json "$ROOT/.cache/bench-results.json")
+[ $quick = 1 ] && suite_flags+=(-quick -runs 3)
+
+start=$(date +%s)
+{
+  "$BIN/suite" "${suite_flags[@]}" "${suite_args[@]}"
+
+  if [ $percall = 1 ]; then
+    echo "## Per-call overhead (bench/run.sh)"
+    echo
+    if [ $quick = 1 ]; then n=500; else n=2000; fi
+    echo "\`bench/run.sh -n $n -c 8\`"
+    echo
+    bench/run.sh -n $n -c 8 2>&1 || echo "bench/run.sh failed (exit $?): the committed examples/petstore may not build right now"
+    echo
+  fi
+
+  if [ $fuzz = 1 ]; then
+    echo "## Fuzzing (-fuzztime $fuzztime per target)"
+    echo
+    # Run in a copy of the sources so that a crasher, which go test writes
+    # to testdata/fuzz/ of its package, lands in .cache/bench/fuzzsrc and
+    # not in the tree; crashers are listed below, to become regression tests.
+    src="$WORK/fuzzsrc"
+    rm -rf "$src" && mkdir -p "$src"
+    tar --exclude=./.cache --exclude=./.git -cf - . | tar -C "$src" -xf -
+    echo "| package | target | fuzz time | wall s | result | new crasher |"
+    echo "|---|---|---|---:|---|---|"
+    total=0
+    while IFS=: read -r file name; do
+      pkg="./$(dirname "$file")"
+      t0=$(date +%s)
+      touch "$WORK/fuzz-start"
+      set +e
+      (cd "$src" && go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -parallel 2 "$pkg") >"$WORK/fuzz-$name.log" 2>&1
+      rc=$?
+      set -e
+      t=$(( $(date +%s) - t0 )); total=$((total + t))
+      if [ $rc = 0 ]; then res="ok: $(grep -Eo 'elapsed: [^,]+, execs: [0-9]+' "$WORK/fuzz-$name.log" | tail -1)"; else res="**FAIL** (exit $rc), log: .cache/bench/fuzz-$name.log"; fi
+      crash=$(cd "$src" && find "$(dirname "$file")/testdata/fuzz/$name" -newer "$WORK/fuzz-start" -type f 2>/dev/null | head -3 | tr '\n' ' ')
+      echo "| \`$pkg\` | \`$name\` | $fuzztime | $t | $res | ${crash:-none} |"
+    done < <(grep -rHoE '^func Fuzz[A-Za-z0-9_]*' --include='*_test.go' generator overrides | sed 's/:func /:/' | sort)
+    echo
+    echo "Fuzzing wall time: ${total} s in total."
+    echo
+  fi
+  echo "Whole run: $(( $(date +%s) - start )) s."
+} | tee "$RESULTS"
+log "results also in ${RESULTS#$ROOT/}"
