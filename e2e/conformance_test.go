@@ -14,21 +14,25 @@ import (
 )
 
 // conformanceScenario is one scenario of the official MCP conformance suite
-// (server mode) at one spec version.
-type conformanceScenario struct{ name, spec string }
+// (server mode) at one spec version; xmcpOnly scenarios need a tool with an
+// x-mcp-header parameter and run only against servers that have one.
+type conformanceScenario struct {
+	name, spec string
+	xmcpOnly   bool
+}
 
 // conformanceScenarios are the scenarios that need no fixture tools of the
 // suite's own, so they say something about any generated server. See
 // docs/external-clients.md.
 var conformanceScenarios = []conformanceScenario{
-	{"tools-list", "2026-07-28"},
-	{"server-stateless", "2026-07-28"},
-	{"http-header-validation", "2026-07-28"},
-	{"http-custom-header-server-validation", "2026-07-28"},
-	{"caching", "2026-07-28"},
-	{"dns-rebinding-protection", "2026-07-28"},
-	{"server-initialize", "2025-11-25"},
-	{"ping", "2025-11-25"},
+	{"tools-list", "2026-07-28", false},
+	{"server-stateless", "2026-07-28", false},
+	{"http-header-validation", "2026-07-28", false},
+	{"http-custom-header-server-validation", "2026-07-28", true},
+	{"caching", "2026-07-28", false},
+	{"dns-rebinding-protection", "2026-07-28", false},
+	{"server-initialize", "2025-11-25", false},
+	{"ping", "2025-11-25", false},
 }
 
 // conformanceBaseline is the expected-failures file, relative to the root.
@@ -50,33 +54,49 @@ type conformanceCheck struct {
 func TestConformance(t *testing.T) {
 	x := requireExternalTools(t)
 	bins := buildPetstore(t, x.root)
-	mcpURL := startMCPServer(t, bins, startBackend(t, bins))
-	baseline := filepath.Join(x.root, conformanceBaseline)
-	for _, sc := range conformanceScenarios {
-		t.Run(sc.name+"@"+sc.spec, func(t *testing.T) {
-			out := t.TempDir()
-			res := x.runNode(t, 2*time.Minute, x.conformance, "server",
-				"--url", mcpURL, "--scenario", sc.name, "--spec-version", sc.spec,
-				"--expected-failures", baseline, "--output-dir", out)
-			text := plain(res.stdout + res.stderr)
-			checks := readConformanceChecks(t, out)
-			// An explicitly requested version outside a scenario's window
-			// makes the suite skip it with exit 0: insist on real checks.
-			if len(checks) == 0 {
-				t.Fatalf("conformance %s at %s ran no check (exit %d):\n%s", sc.name, sc.spec, res.code, truncate(text, 6000))
-			}
-			t.Logf("%s at %s: %s in %s", sc.name, sc.spec, summarizeChecks(checks), res.elapsed.Round(time.Millisecond))
-			for _, c := range checks {
-				if c.Status == "FAILURE" || c.Status == "WARNING" {
-					t.Logf("  %s %s: %s %s", c.Status, c.ID, c.Description, c.ErrorMessage)
-				}
-			}
-			if res.code != 0 {
-				t.Errorf("conformance %s at %s exited %d: a failure %s does not list, or an entry there that now passes (remove it)\n%s",
-					sc.name, sc.spec, res.code, conformanceBaseline, truncate(baselineVerdict(text), 8000))
-			}
-		})
+	servers := []struct {
+		name, url string
+		xmcp      bool
+	}{
+		{"petstore", startMCPServer(t, bins, startBackend(t, bins)), false},
+		{"aftersales", startAftersales(t, x.root), true},
 	}
+	baseline := filepath.Join(x.root, conformanceBaseline)
+	for _, srv := range servers {
+		for _, sc := range conformanceScenarios {
+			if sc.xmcpOnly && !srv.xmcp {
+				continue
+			}
+			runScenario(t, x, srv.name, srv.url, sc, baseline)
+		}
+	}
+}
+
+// runScenario runs one conformance scenario against one server.
+func runScenario(t *testing.T, x *externalTools, server, mcpURL string, sc conformanceScenario, baseline string) {
+	t.Run(server+"/"+sc.name+"@"+sc.spec, func(t *testing.T) {
+		out := t.TempDir()
+		res := x.runNode(t, 2*time.Minute, x.conformance, "server",
+			"--url", mcpURL, "--scenario", sc.name, "--spec-version", sc.spec,
+			"--expected-failures", baseline, "--output-dir", out)
+		text := plain(res.stdout + res.stderr)
+		checks := readConformanceChecks(t, out)
+		// An explicitly requested version outside a scenario's window
+		// makes the suite skip it with exit 0: insist on real checks.
+		if len(checks) == 0 {
+			t.Fatalf("conformance %s at %s ran no check (exit %d):\n%s", sc.name, sc.spec, res.code, truncate(text, 6000))
+		}
+		t.Logf("%s at %s: %s in %s", sc.name, sc.spec, summarizeChecks(checks), res.elapsed.Round(time.Millisecond))
+		for _, c := range checks {
+			if c.Status == "FAILURE" || c.Status == "WARNING" {
+				t.Logf("  %s %s: %s %s", c.Status, c.ID, c.Description, c.ErrorMessage)
+			}
+		}
+		if res.code != 0 {
+			t.Errorf("conformance %s at %s exited %d: a failure %s does not list, or an entry there that now passes (remove it)\n%s",
+				sc.name, sc.spec, res.code, conformanceBaseline, truncate(baselineVerdict(text), 8000))
+		}
+	})
 }
 
 // readConformanceChecks reads every checks.json the suite wrote under dir.

@@ -310,3 +310,22 @@ var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 // plain drops the terminal colours the conformance suite always prints.
 func plain(s string) string { return ansiEscape.ReplaceAllString(s, "") }
+
+// startAftersales builds and starts the generated aftersales server and
+// its backend; it has an x-mcp-header parameter, which the petstore lacks.
+func startAftersales(t *testing.T, root string) string {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", dir+string(filepath.Separator),
+		"./examples/aftersales/cmd/aftersales", "./examples/aftersales/cmd/aftersales-backend")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build of the aftersales server and backend: %v\n%s", err, truncate(string(out), 8000))
+	}
+	backend := startDaemon(t, "aftersales-backend", regexp.MustCompile(`aftersales backend listening on (http://127\.0\.0\.1:\d+/\S*)`),
+		filepath.Join(dir, "aftersales-backend"), "--addr", "127.0.0.1:0")
+	return startDaemon(t, "aftersales MCP server", regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+/mcp)`),
+		filepath.Join(dir, "aftersales"), "--transport", "http", "--addr", "127.0.0.1:0", "--base-url", backend)
+}
