@@ -41,6 +41,10 @@ const (
 	// file is written for.
 	PrometheusVersion = "v1.25.0"
 	prometheusPath    = "github.com/prometheus/client_golang"
+	// RedisVersion is the go-redis version the optional Redis handle
+	// store is written for.
+	RedisVersion = "v9.23.0"
+	redisPath    = "github.com/redis/go-redis/v9"
 )
 
 // Emit returns the generated files keyed by slash-separated path relative
@@ -116,6 +120,9 @@ func goMod(srv *ir.Server) []byte {
 	requires := fmt.Sprintf("\t%s %s\n", sdkPath, SDKVersion)
 	if srv.Metrics {
 		requires += fmt.Sprintf("\t%s %s\n", prometheusPath, PrometheusVersion)
+	}
+	if srv.Redis {
+		requires += fmt.Sprintf("\t%s %s\n", redisPath, RedisVersion)
 	}
 	return []byte(fmt.Sprintf("module %s\n\ngo 1.25\n\nrequire (\n%s)\n", srv.GoMod, requires))
 }
