@@ -11,7 +11,7 @@ import (
 )
 
 // loadOK loads a spec and fails the test on any error.
-func loadOK(t *testing.T, path string) (*Document, diag.List) {
+func loadOK(t testing.TB, path string) (*Document, diag.List) {
 	t.Helper()
 	doc, probs := Load(context.Background(), path, Options{})
 	if probs.HasErrors() {
@@ -20,7 +20,7 @@ func loadOK(t *testing.T, path string) (*Document, diag.List) {
 	return doc, probs
 }
 
-func corpus(t *testing.T, rel string) string {
+func corpus(t testing.TB, rel string) string {
 	t.Helper()
 	requireCorpus(t)
 	return filepath.Join(corpusDir, rel)
