@@ -4,8 +4,6 @@
 package build
 
 import (
-	"bytes"
-	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
@@ -262,7 +260,7 @@ func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.Sec
 		op: op, in: in, defs: in.w.finishDefs(), required: stringSet(in.required),
 		call: ir.Call{OperationID: op.ID, Method: op.Method, Path: op.Path, Params: params, Body: body, Security: security},
 	}
-	if _, err := marshalSchema(in.schema()); err != nil {
+	if _, err := ir.JSON(in.schema()); err != nil {
 		problems.Errorf(op.Pos, "simplify the schema or exclude the operation", "%s %s: input schema cannot be encoded: %v", op.Method, op.RawPath, err)
 		return nil, false
 	}
@@ -274,7 +272,7 @@ func (info *opInfo) defaultTool(name string) ir.Tool {
 	op := info.op
 	schema := info.in.schema()
 	compressSchema(schema)
-	schemaJSON, _ := marshalSchema(schema)
+	schemaJSON, _ := ir.JSON(schema)
 	tool := ir.Tool{
 		Name:        name,
 		Title:       toolTitle(op, name),
@@ -325,18 +323,6 @@ func setAnnotations(t *ir.Tool, method string) {
 	}
 }
 
-// marshalSchema encodes a schema as indented JSON. encoding/json sorts
-// map keys, which makes the output deterministic.
-func marshalSchema(v any) (string, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(buf.String(), "\n"), nil
-}
 
 // assignGoNames gives each tool a readable, unique Go identifier.
 func assignGoNames(tools []ir.Tool) {

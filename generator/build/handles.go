@@ -302,7 +302,7 @@ func (tb *taskBuilder) createsHandle(tool *ir.Tool, c *overrides.CreatesHandle, 
 		if json.Unmarshal([]byte(tool.OutputSchema), &root) == nil {
 			if props, ok := root["properties"].(map[string]any); ok {
 				props[field] = map[string]any{"type": "string", "description": fmt.Sprintf("Handle of this %s (expires %s).", orWord(ht.Description, c.Type), life)}
-				if s, err := marshalSchema(root); err == nil {
+				if s, err := ir.JSON(root); err == nil {
 					tool.OutputSchema = s
 				}
 			}

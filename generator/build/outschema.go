@@ -56,7 +56,7 @@ func (tb *taskBuilder) outputSchema(tool *ir.Tool, infos map[string]*opInfo) str
 		root["$defs"] = defs
 	}
 	lenient(root, true)
-	s, err := marshalSchema(root)
+	s, err := ir.JSON(root)
 	if err != nil {
 		return ""
 	}

@@ -95,7 +95,7 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	if len(tb.problems.Errors()) > before {
 		return tool, false
 	}
-	schemaJSON, err := marshalSchema(in.schema())
+	schemaJSON, err := ir.JSON(in.schema())
 	if err != nil {
 		tb.problems.Errorf(tb.ov.Pos(path), "simplify the tool's inputs", "tool %q: input schema cannot be encoded: %v", t.Name, err)
 		return tool, false

@@ -109,7 +109,7 @@ func render(name string, data any) ([]byte, error) {
 		return nil, err
 	}
 	t, err := template.New(name).Option("missingkey=error").Funcs(template.FuncMap{
-		"json":   toJSON,
+		"json":   ir.JSON,
 		"indent": indent,
 		"md":     mdCell,
 		"yes":    yesNo,
@@ -124,18 +124,6 @@ func render(name string, data any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// toJSON encodes v as indented JSON; encoding/json sorts map keys, so
-// the output is deterministic.
-func toJSON(v any) (string, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(buf.String(), "\n"), nil
-}
 
 // indent indents every line but the first by n spaces.
 func indent(n int, s string) string {
