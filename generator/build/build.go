@@ -323,7 +323,6 @@ func setAnnotations(t *ir.Tool, method string) {
 	}
 }
 
-
 // assignGoNames gives each tool a readable, unique Go identifier.
 func assignGoNames(tools []ir.Tool) {
 	taken := map[string]bool{}

@@ -124,7 +124,6 @@ func render(name string, data any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-
 // indent indents every line but the first by n spaces.
 func indent(n int, s string) string {
 	return strings.ReplaceAll(s, "\n", "\n"+strings.Repeat(" ", n))
