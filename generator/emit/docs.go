@@ -27,13 +27,15 @@ const (
 type docData struct {
 	Name, Title, Package, Version, Source string
 	BaseURLEnv, DefaultBaseURL            string
-	ExampleBaseURL                        string
-	Tools                                 []ir.Tool
-	Credentials                           []docCredential
-	CallTests                             bool
-	StdioEntry                            map[string]any
-	ProjectConfig, DesktopConfig          any
-	VSCodeConfig, CursorConfig            any
+	// EnvPrefix prefixes the server's other settings in the environment.
+	EnvPrefix                    string
+	ExampleBaseURL               string
+	Tools                        []ir.Tool
+	Credentials                  []docCredential
+	CallTests                    bool
+	StdioEntry                   map[string]any
+	ProjectConfig, DesktopConfig any
+	VSCodeConfig, CursorConfig   any
 }
 
 type docCredential struct{ Env, Meaning string }
@@ -57,7 +59,7 @@ func addDocs(srv *ir.Server, files map[string][]byte) error {
 func newDocData(srv *ir.Server) *docData {
 	d := &docData{
 		Name: srv.Name, Title: srv.Title, Package: srv.Package, Version: srv.Version, Source: srv.Source,
-		BaseURLEnv: srv.EnvPrefix + "_BASE_URL", DefaultBaseURL: srv.DefaultBaseURL, ExampleBaseURL: srv.DefaultBaseURL,
+		EnvPrefix: srv.EnvPrefix, BaseURLEnv: srv.EnvPrefix + "_BASE_URL", DefaultBaseURL: srv.DefaultBaseURL, ExampleBaseURL: srv.DefaultBaseURL,
 		Tools: srv.Tools, CallTests: !srv.NoCallTests,
 	}
 	if d.ExampleBaseURL == "" || !strings.Contains(d.ExampleBaseURL, "://") {
