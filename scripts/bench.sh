@@ -9,6 +9,7 @@
 #   --fuzztime D  time per fuzz target (default 60s, quick 10s)
 #   --no-fuzz     skip fuzzing
 #   --no-percall  skip the per-call overhead table (bench/run.sh)
+#   --fuzz-only   only the fuzzing table
 # Installs what it needs, idempotently: Node 22 into .cache/node
 # (scripts/lib-node.sh), the peer and its servers' dependencies into
 # .cache/peer. Scratch files go to .cache/bench (wiped at start), the
@@ -17,13 +18,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-quick=0 fuzz=1 percall=1 fuzztime=""
+quick=0 fuzz=1 percall=1 suite=1 fuzztime=""
 suite_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
     --no-fuzz) fuzz=0 ;;
     --no-percall) percall=0 ;;
+    --fuzz-only) suite=0; percall=0 ;;
     --fuzztime) fuzztime="$2"; shift ;;
     --fuzztime=*) fuzztime="${1#*=}" ;;
     --) shift; suite_args=("$@"); break ;;
@@ -87,7 +89,9 @@ suite_flags=(-root "$ROOT" -work "$WORK" -oa2mcp "$BIN/oa2mcp" -peer "$PEER_DIR"
 
 start=$(date +%s)
 {
-  "$BIN/suite" "${suite_flags[@]}" "${suite_args[@]}"
+  if [ $suite = 1 ]; then
+    "$BIN/suite" "${suite_flags[@]}" "${suite_args[@]}"
+  fi
 
   if [ $percall = 1 ]; then
     echo "## Per-call overhead (bench/run.sh)"
@@ -95,7 +99,7 @@ start=$(date +%s)
     if [ $quick = 1 ]; then n=500; else n=2000; fi
     echo "\`bench/run.sh -n $n -c 8\`"
     echo
-    bench/run.sh -n $n -c 8 2>&1 || echo "bench/run.sh failed (exit $?): the committed examples/petstore may not build right now"
+    bench/run.sh -n $n -c 8 2>&1 || echo "bench/run.sh failed (exit $?); its output is above"
     echo
   fi
 
@@ -103,27 +107,36 @@ start=$(date +%s)
     echo "## Fuzzing (-fuzztime $fuzztime per target)"
     echo
     # Run in a copy of the sources so that a crasher, which go test writes
-    # to testdata/fuzz/ of its package, lands in .cache/bench/fuzzsrc and
+    # to testdata/fuzz/ of its package, lands in .cache/bench/fuzz/main and
     # not in the tree; crashers are listed below, to become regression tests.
-    src="$WORK/fuzzsrc"
-    rm -rf "$src" && mkdir -p "$src"
+    # The copy gets a ../shared/corpus beside it, as the fuzz seeds expect.
+    corpus="${OA2MCP_CORPUS:-$ROOT/../shared/corpus}"
+    rm -rf "$WORK/fuzz"
+    src="$WORK/fuzz/main"
+    mkdir -p "$src" "$WORK/fuzz/shared"
+    ln -s "$(cd "$corpus" && pwd)" "$WORK/fuzz/shared/corpus"
     tar --exclude=./.cache --exclude=./.git -cf - . | tar -C "$src" -xf -
     echo "| package | target | fuzz time | wall s | result | new crasher |"
     echo "|---|---|---|---:|---|---|"
     total=0
-    while IFS=: read -r file name; do
+    while IFS=: read -r file name <&3; do
       pkg="./$(dirname "$file")"
       t0=$(date +%s)
       touch "$WORK/fuzz-start"
       set +e
-      (cd "$src" && go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -parallel 2 "$pkg") >"$WORK/fuzz-$name.log" 2>&1
+      (cd "$src" && go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -parallel 2 "$pkg") </dev/null >"$WORK/fuzz-$name.log" 2>&1
       rc=$?
       set -e
       t=$(( $(date +%s) - t0 )); total=$((total + t))
       if [ $rc = 0 ]; then res="ok: $(grep -Eo 'elapsed: [^,]+, execs: [0-9]+' "$WORK/fuzz-$name.log" | tail -1)"; else res="**FAIL** (exit $rc), log: .cache/bench/fuzz-$name.log"; fi
-      crash=$(cd "$src" && find "$(dirname "$file")/testdata/fuzz/$name" -newer "$WORK/fuzz-start" -type f 2>/dev/null | head -3 | tr '\n' ' ')
+      crash=$(cd "$src" && find "$(dirname "$file")/testdata/fuzz/$name" -newer "$WORK/fuzz-start" -type f 2>/dev/null | head -3 | tr '\n' ' ' || true)
+      if [ -n "$crash" ]; then
+        mkdir -p "$ROOT/.cache/bench-crashers"
+        (cd "$src" && cp $crash "$ROOT/.cache/bench-crashers/")
+        crash="$crash(copied to .cache/bench-crashers/)"
+      fi
       echo "| \`$pkg\` | \`$name\` | $fuzztime | $t | $res | ${crash:-none} |"
-    done < <(grep -rHoE '^func Fuzz[A-Za-z0-9_]*' --include='*_test.go' generator overrides | sed 's/:func /:/' | sort)
+    done 3< <(grep -rHoE '^func Fuzz[A-Za-z0-9_]*' --include='*_test.go' generator overrides | sed 's/:func /:/' | sort)
     echo
     echo "Fuzzing wall time: ${total} s in total."
     echo

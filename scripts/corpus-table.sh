@@ -27,6 +27,13 @@ else
   status="The test passed: every spec generates, compiles, starts and lists tools, and every tool passes the quality checks."
 fi
 goversion=$(go env GOVERSION)
+rev=$(git rev-parse --short HEAD 2>/dev/null || true)
+if [ -n "$rev" ]; then
+  if [ -n "$(git status --porcelain -- generator overrides internal e2e 2>/dev/null)" ]; then rev="$rev plus uncommitted changes"; fi
+  rev=" at commit $rev"
+else
+  rev=" (${OA2MCP_CORPUS_REV:-source tree without git metadata})"
+fi
 {
 cat <<HDR
 # Corpus
@@ -49,7 +56,7 @@ scripts/corpus-table.sh
 OA2MCP_CORPUS_TABLE=FILE go test -count=1 -run '^TestCorpus\$' ./e2e/
 \`\`\`
 
-Last run: $(date -u +%Y-%m-%d) with $goversion, ${secs} s. $status
+Last run: $(date -u +%Y-%m-%d)$rev with $goversion, ${secs} s. $status
 
 Columns:
 
