@@ -1,8 +1,8 @@
 // Command bench measures the per-call overhead of a generated oa2mcp
-// server (the committed examples/petstore server, tool get_pet_by_id)
+// server (the committed examples/petstore server, tool petstore_stock, a one-operation tool)
 // against a direct net/http call to the same loopback backend, in one run:
 //
-//	direct  net/http GET /pet/1 on a shared client
+//	direct  net/http GET /store/inventory on a shared client
 //	inmem   go-sdk client -> in-process server over in-memory transports
 //	stdio   go-sdk client -> server binary over stdio
 //	rawstdio minimal pipelining JSON-RPC client -> server binary over stdio
@@ -140,7 +140,7 @@ func measure(mode, client string, call func() error) result {
 func runDirect(base string) result {
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 10 * time.Second}
 	return measure("direct HTTP", "net/http", func() error {
-		resp, err := hc.Get(base + "/pet/1")
+		resp, err := hc.Get(base + "/store/inventory")
 		if err != nil {
 			return err
 		}
@@ -153,7 +153,7 @@ func runDirect(base string) result {
 	})
 }
 
-var callParams = &mcp.CallToolParams{Name: "get_pet_by_id", Arguments: map[string]any{"petId": 1}}
+var callParams = &mcp.CallToolParams{Name: "petstore_stock", Arguments: map[string]any{}}
 
 func sdkCall(cs *mcp.ClientSession) func() error {
 	return func() error {
@@ -278,7 +278,7 @@ func runRawStdio(base string) result {
 	_, err = send("notifications/initialized", `{}`, false)
 	must(err)
 	call := func() error {
-		res, err := send("tools/call", `{"name":"get_pet_by_id","arguments":{"petId":1}}`, true)
+		res, err := send("tools/call", `{"name":"petstore_stock","arguments":{}}`, true)
 		if err == nil && strings.Contains(string(res), `"isError":true`) {
 			err = fmt.Errorf("isError: %s", res)
 		}

@@ -13,7 +13,7 @@ import (
 const (
 	maxToolDescription = 900
 	maxSpecProse       = 500
-	maxListedFields    = 8
+	maxListedFields    = 6
 	maxListedParams    = 6
 )
 
@@ -189,23 +189,18 @@ func resourceWords(path string) (string, []string) {
 }
 
 func paramSentence(notes []paramNote) string {
-	var req, opt []string
+	// Only required inputs are named: the schema describes every input,
+	// and listing the optional ones again costs context on every turn.
+	var req []string
 	for _, n := range notes {
-		item := n.name + " (" + n.summary + ")"
 		if n.required {
-			req = append(req, item)
-		} else {
-			opt = append(opt, n.name)
+			req = append(req, n.name+" ("+n.summary+")")
 		}
 	}
-	var out []string
-	if len(req) > 0 {
-		out = append(out, "Requires "+joinList(capList(req, maxListedParams))+".")
+	if len(req) == 0 {
+		return ""
 	}
-	if len(opt) > 0 {
-		out = append(out, "Optional inputs: "+joinList(capList(opt, maxListedParams))+".")
-	}
-	return strings.Join(out, " ")
+	return "Requires " + joinList(capList(req, maxListedParams)) + "."
 }
 
 func capList(items []string, max int) []string {

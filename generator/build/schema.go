@@ -12,7 +12,7 @@ import (
 // for strict clients. They are documented in docs/schemas.md.
 const (
 	maxInlineDepth    = 8   // nesting below which inline schemas become {}
-	maxTopDescLen     = 300 // descriptions of a tool's own input properties
+	maxTopDescLen     = 200 // descriptions of a tool's own input properties
 	maxNestedDescLen  = 120 // descriptions inside nested schemas: first sentence
 	maxExampleBytes   = 160 // examples larger than this are dropped
 	maxExamples       = 2

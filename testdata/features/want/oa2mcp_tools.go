@@ -44,7 +44,7 @@ var toolDeleteItem = &toolSpec{
 var toolGetItem = &toolSpec{
 	Name:        "get_item",
 	Title:       "Get an item",
-	Description: "Get an item. Requires id (integer, int64). Optional inputs: fields, X-Request-ID and session. Returns an Item object with fields id, name, price, status, tags. Read-only: changes nothing.",
+	Description: "Get an item. Requires id (integer, int64). Returns an Item object with fields id, name, price, status, tags. Read-only: changes nothing.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -103,7 +103,7 @@ var toolGetItem = &toolSpec{
 var toolListItems = &toolSpec{
 	Name:        "list_items",
 	Title:       "List items",
-	Description: "Lists items in the shop, newest first. Optional inputs: filter, limit and created_after. Returns a list of Item items. Read-only: changes nothing.",
+	Description: "Lists items in the shop, newest first. Returns a list of Item items. Read-only: changes nothing.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -156,7 +156,7 @@ var toolListItems = &toolSpec{
 var toolPostItemsByIDNotes = &toolSpec{
 	Name:        "post_items_by_id_notes",
 	Title:       "add a note",
-	Description: "Add a note. Requires id (string). Optional inputs: body_id and text. On success: Created. Changes data on the service.",
+	Description: "Add a note. Requires id (string). On success: Created. Changes data on the service.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -204,7 +204,7 @@ var toolPostItemsByIDNotes = &toolSpec{
 var toolReplaceItem = &toolSpec{
 	Name:        "replace_item",
 	Title:       "Replace an item",
-	Description: "Replace an item. Requires id (integer, int64), name (string) and price (number). Optional inputs: status and tags. On success: Replaced. Overwrites the stored resource with the values given.",
+	Description: "Replace an item. Requires id (integer, int64), name (string) and price (number). On success: Replaced. Overwrites the stored resource with the values given.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {

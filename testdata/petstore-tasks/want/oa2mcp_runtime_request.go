@@ -131,7 +131,23 @@ func (c *compiledOp) buildPath(args map[string]any) (string, error) {
 		}
 		sb.WriteString(expandPathParam(p, v))
 	}
-	return sb.String(), nil
+	path := sb.String()
+	if hasDotSegment(path) {
+		// An empty array in label or matrix style expands to "." alone,
+		// which clients and proxies normalise into another route.
+		return "", inputErrorf("the path parameters expand to an empty or dot path segment; give non-empty values")
+	}
+	return path, nil
+}
+
+// hasDotSegment reports whether a built path has a "." or ".." segment.
+func hasDotSegment(path string) bool {
+	for _, seg := range strings.Split(path, "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 func expandPathParam(p param, v any) string {

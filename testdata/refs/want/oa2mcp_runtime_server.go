@@ -238,8 +238,9 @@ func mcpTool(ts *toolSpec) *mcp.Tool {
 		Title:        ts.Title,
 		Description:  ts.Description,
 		InputSchema:  json.RawMessage(schema),
+		// annotations.title would repeat Title, which every client since
+		// 2025-06-18 reads; every byte of tools/list costs model context.
 		Annotations: &mcp.ToolAnnotations{
-			Title:           ts.Title,
 			ReadOnlyHint:    ts.ReadOnly,
 			DestructiveHint: &destructive,
 			IdempotentHint:  ts.Idempotent,

@@ -9,7 +9,7 @@ package refs
 var toolCreateTree = &toolSpec{
 	Name:        "create_tree",
 	Title:       "Create tree",
-	Description: "Create or submit trees. Requires label (string). Optional inputs: children, meta and weight. Returns a Node object with fields children, label, meta, weight. Changes data on the service.",
+	Description: "Create or submit trees. Requires label (string). Returns a Node object with fields children, label, meta, weight. Changes data on the service.",
 	InputSchema: `{
   "$defs": {
     "Meta": {

@@ -9,7 +9,7 @@ package swagger2
 var toolListNotes = &toolSpec{
 	Name:        "list_notes",
 	Title:       "List notes",
-	Description: "List or read notes. Optional inputs: tags. Returns a list of Note items. Read-only: changes nothing.",
+	Description: "List or read notes. Returns a list of Note items. Read-only: changes nothing.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -42,7 +42,7 @@ var toolListNotes = &toolSpec{
 var toolPostNotes = &toolSpec{
 	Name:        "post_notes",
 	Title:       "Create a note",
-	Description: "Create a note. Optional inputs: body and title. On success: Created. Changes data on the service.",
+	Description: "Create a note. On success: Created. Changes data on the service.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
