@@ -6,7 +6,7 @@ import "encoding/json"
 // made smaller. Every byte of every tool's schema is sent to the model on
 // every turn, so a few huge tools (deeply nested request bodies) would
 // crowd out the rest. Smaller tools keep their full detail.
-const schemaBudget = 2500
+const schemaBudget = 2000
 
 // compressSchema shrinks a schema over budget in passes that lose the
 // least useful detail first, stopping as soon as it fits: descriptions
