@@ -45,6 +45,7 @@ func (l *loader) convert(t *openapi3.T) *Document {
 	}
 	sc := newSchemaConverter(d)
 	d.Operations = l.operations(t, sc)
+	l.resolvePositions()
 	l.checkOperations(d.Operations)
 	return d
 }

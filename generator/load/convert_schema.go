@@ -19,10 +19,10 @@ import (
 type schemaConverter struct {
 	doc   *Document
 	names map[*openapi3.Schema]string
-	// byOrigin names targets by where they are written: kin decodes a
-	// whole-file $ref afresh at every use, so pointer identity alone would
-	// give one schema many names.
-	byOrigin map[openapi3.Location]string
+	// byTarget names targets by the resolved address of their $ref (file
+	// URL and JSON pointer): kin decodes a whole-file $ref afresh at every
+	// use, so pointer identity alone would give one schema many names.
+	byTarget map[string]string
 	used     map[string]bool
 	// active holds unnamed schemas being converted, to catch a cycle that
 	// kin resolved without leaving a $ref name on it.
@@ -41,7 +41,7 @@ func newSchemaConverter(d *Document) *schemaConverter {
 	return &schemaConverter{
 		doc:      d,
 		names:    map[*openapi3.Schema]string{},
-		byOrigin: map[openapi3.Location]string{},
+		byTarget: map[string]string{},
 		used:     map[string]bool{},
 		active:   map[*openapi3.Schema]bool{},
 	}
@@ -63,14 +63,14 @@ func (c *schemaConverter) convert(sr *openapi3.SchemaRef) *Schema {
 		return c.recursiveRef()
 	}
 	if sr.Ref != "" {
-		loc, hasLoc := originKey(v)
-		if name, ok := c.byOrigin[loc]; ok && hasLoc {
+		target := refTarget(sr)
+		if name, ok := c.byTarget[target]; ok && target != "" {
 			c.names[v] = name
 			return &Schema{Ref: name}
 		}
 		name := c.assign(v, nameFromRef(sr.Ref))
-		if hasLoc {
-			c.byOrigin[loc] = name
+		if target != "" {
+			c.byTarget[target] = name
 		}
 		c.doc.Schemas[name] = c.namedBody(name, v)
 		return &Schema{Ref: name}
@@ -88,13 +88,12 @@ func (c *schemaConverter) convert(sr *openapi3.SchemaRef) *Schema {
 	return simplify(s)
 }
 
-// originKey is where a schema is written, if kin recorded it.
-func originKey(v *openapi3.Schema) (openapi3.Location, bool) {
-	if v.Origin == nil || v.Origin.Key == nil || v.Origin.Key.Line == 0 {
-		return openapi3.Location{}, false
+// refTarget is the resolved address of a $ref, "" if kin recorded none.
+func refTarget(sr *openapi3.SchemaRef) string {
+	if u := sr.RefPath(); u != nil {
+		return u.String()
 	}
-	k := *v.Origin.Key
-	return openapi3.Location{File: k.File, Line: k.Line, Column: k.Column}, true
+	return ""
 }
 
 func (c *schemaConverter) namedBody(name string, v *openapi3.Schema) *Schema {

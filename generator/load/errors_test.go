@@ -17,6 +17,12 @@ func TestLoadErrors(t *testing.T) {
 			`testdata/dangling.yaml:14:17: $ref "#/components/schemas/Missing" cannot be resolved: map key "Missing" not found; fix the reference or add what it points to`,
 			`testdata/dangling.yaml:23:17: $ref to testdata/nofile.yaml cannot be read: no such file or directory; fix the path of the reference`,
 		}},
+		// $refs in YAML flow mappings are found by the key scanner, so
+		// each is reported at its key and all of them in one run.
+		{"testdata/badflow.yaml", []string{
+			`testdata/badflow.yaml:7:72: $ref "#/components/schemas/Nope" cannot be resolved: map key "Nope" not found; fix the reference or add what it points to`,
+			`testdata/badflow.yaml:8:72: $ref "#/components/schemas/Nope2" cannot be resolved: map key "Nope2" not found; fix the reference or add what it points to`,
+		}},
 		{"testdata/remote.yaml", []string{
 			`testdata/remote.yaml:14:17: remote $ref to https://example.com/schemas/pet.yaml is not allowed; download the file and refer to it by a relative path, or allow the host with --allow-remote-refs example.com`,
 		}},

@@ -37,15 +37,10 @@ type fileSet struct {
 	failed   bool
 	// fixups is applied to every file once, when it is first read.
 	fixups func(key string, b []byte) []byte
-	// shifted records files decoded inside a synthetic wrapper (operation
-	// $refs), whose positions must be moved back; see opref.go.
-	shifted map[string]shift
 }
 
-type shift struct{ lines, cols int }
-
 func newFileSet(ctx context.Context, entry string, opts Options) *fileSet {
-	return &fileSet{ctx: ctx, entry: entry, opts: opts, data: map[string][]byte{}, shifted: map[string]shift{}}
+	return &fileSet{ctx: ctx, entry: entry, opts: opts, data: map[string][]byte{}}
 }
 
 // entryURL is the location kin-openapi sees for the entry file: the path as
@@ -75,10 +70,12 @@ func (f *fileSet) setEntry(b []byte) { f.data[f.entryURL().String()] = b }
 func (f *fileSet) resetRun() { f.lastRead = "" }
 
 // kinLoader returns a fresh kin-openapi loader reading through this set.
+// Origin tracking stays off: it almost doubles kin's load time, and the
+// few positions the Document needs are read from the raw text instead
+// (positions3.go).
 func (f *fileSet) kinLoader() *openapi3.Loader {
 	kl := openapi3.NewLoader()
 	kl.Context = f.ctx
-	kl.IncludeOrigin = true
 	kl.IsExternalRefsAllowed = true
 	kl.ReadFromURIFunc = f.read
 	return kl
@@ -190,23 +187,6 @@ func (f *fileSet) displayFile(loc string) string {
 		return loc
 	}
 	return filepath.FromSlash(u.Path)
-}
-
-// position converts a kin-openapi location to a Position, undoing the shift
-// of files decoded inside a synthetic wrapper.
-func (f *fileSet) position(loc *openapi3.Location) Position {
-	if loc == nil || loc.Line == 0 {
-		return Position{}
-	}
-	p := Position{File: f.displayFile(loc.File), Line: loc.Line, Column: loc.Column}
-	if s, ok := f.shifted[loc.File]; ok {
-		p.Line -= s.lines
-		p.Column -= s.cols
-		if p.Line < 1 || p.Column < 1 {
-			p.Line, p.Column = 1, 1
-		}
-	}
-	return p
 }
 
 // unwrapPathErr drops the "open <path>:" prefix that duplicates the file

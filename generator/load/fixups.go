@@ -111,13 +111,15 @@ func keyRefEdits(key string, data []byte, k string) []edit {
 // "properties: {$ref: attributes.yml#/x}") becomes a flow mapping of one
 // $ref per referenced property, all on the same line.
 func keyRefEdit(key string, data []byte, at int, k string) ([]edit, bool) {
+	// These first checks reject almost every occurrence (Stripe has
+	// thousands of descriptions), so they work on bytes, allocating nothing.
 	lineStart := bytes.LastIndexByte(data[:at], '\n') + 1
-	if strings.TrimLeft(string(data[lineStart:at]), " -") != "" {
+	if len(bytes.TrimLeft(data[lineStart:at], " -")) != 0 {
 		return nil, false
 	}
 	eol := bytes.IndexByte(data[at:], '\n')
 	klen := len(k) + 1
-	if eol < 0 || strings.TrimSpace(string(data[at+klen:at+eol])) != "" {
+	if eol < 0 || len(bytes.TrimSpace(data[at+klen:at+eol])) != 0 {
 		return nil, false
 	}
 	next := at + eol + 1
@@ -312,7 +314,9 @@ func refValueEdit(data []byte, h keyHit, target []string, isJSON bool) edit {
 		toks[i] = escapePointer(t)
 	}
 	ptr := "#/" + strings.Join(toks, "/")
-	if isJSON {
+	if isJSON || h.vend > h.voff {
+		// The scanner read the whole value (JSON, or a YAML flow mapping,
+		// where the line goes on past it); a JSON string is valid YAML.
 		q, _ := json.Marshal(ptr)
 		return edit{off: h.voff, n: h.vend - h.voff, text: string(q)}
 	}

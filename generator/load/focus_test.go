@@ -199,3 +199,13 @@ func TestSwaggerFormData(t *testing.T) {
 		t.Fatalf("formData body = %+v", o.RequestBody)
 	}
 }
+
+// TestIDRefsInFlowMapping checks that an $anchor-based $ref written in a
+// YAML flow mapping is rewritten like one in a block mapping.
+func TestIDRefsInFlowMapping(t *testing.T) {
+	d, _ := loadOK(t, "testdata/idflow.yaml")
+	s := findOp(t, d, "GET", "/a").Responses[0].Schema
+	if s == nil || s.Ref == "" || d.Schemas[s.Ref].Type != "string" {
+		t.Errorf("response schema = %+v", s)
+	}
+}

@@ -65,7 +65,12 @@ type loader struct {
 	swagger bool
 	// v2pos holds positions of Swagger 2.0 operations and parameters,
 	// which openapi2 does not track; see positions.go.
-	v2pos map[string]Position
+	v2pos map[v2Key]Position
+	// opFiles maps each operation read from an operation $ref to its file
+	// (URL key); see opref.go.
+	opFiles map[*openapi3.Operation]string
+	// posReqs are the positions the conversion waits for; see positions3.go.
+	posReqs []posRequest
 }
 
 func newLoader(ctx context.Context, path string, opts Options) *loader {
@@ -122,6 +127,7 @@ func (l *loader) loadWithRepairs() *openapi3.T {
 // loader over the shared (possibly repaired) file contents.
 func (l *loader) loadOnce() (*openapi3.T, error) {
 	l.files.resetRun()
+	l.opFiles = map[*openapi3.Operation]string{}
 	kl := l.files.kinLoader()
 	if l.swagger {
 		return l.loadSwagger(kl)

@@ -2,6 +2,7 @@ package load
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -74,53 +75,73 @@ func (l *loader) operation(raw, method string, item *openapi3.PathItem, op *open
 		Deprecated:  op.Deprecated,
 		Extensions:  oa2mcpExtensions(op.Extensions),
 	}
-	if l.swagger {
-		o.Pos = l.v2pos[v2Key(raw, method)]
-	} else {
-		o.Pos = l.originPos(op.Origin)
-	}
-	if o.Pos.File == "" {
-		o.Pos = Position{File: l.path}
-	}
+	itemAt, opAt := l.opPos(o, item, op)
 	if op.Security != nil {
 		o.Security = securityRequirements(*op.Security)
 	}
-	o.Parameters = l.parameters(o, item.Parameters, op.Parameters, sc)
+	o.Parameters = l.parameters(o, paramList{item.Parameters, itemAt.child("parameters")}, paramList{op.Parameters, opAt.child("parameters")}, sc)
 	if op.RequestBody != nil && op.RequestBody.Value != nil {
-		o.RequestBody = l.requestBody(o, op.RequestBody, sc)
+		o.RequestBody = l.requestBody(o, op.RequestBody, opAt.child("requestBody"), sc)
 	}
 	o.Responses = responses(op.Responses, sc)
 	return o
 }
 
+// opPos places the operation and returns where its path item and itself
+// are written, for OpenAPI 3 (Swagger 2.0 positions come from v2pos).
+func (l *loader) opPos(o *Operation, item *openapi3.PathItem, op *openapi3.Operation) (itemAt, opAt nodeRef) {
+	if l.swagger {
+		if o.Pos = l.v2pos[v2Key{o.RawPath, o.Method, ""}]; o.Pos.File == "" {
+			o.Pos = Position{File: l.path}
+		}
+		return nodeRef{}, nodeRef{}
+	}
+	itemAt = l.itemNode(o.RawPath, item)
+	if file, ok := l.opFiles[op]; ok {
+		// An operation $ref: the operation is the whole file.
+		o.Pos = Position{File: l.files.displayFile(file), Line: 1, Column: 1}
+		return itemAt, nodeRef{file: file}
+	}
+	opAt = itemAt.child(strings.ToLower(o.Method))
+	l.askPos(&o.Pos, nil, opAt)
+	return itemAt, opAt
+}
+
+// paramList is a parameters list and where it is written.
+type paramList struct {
+	params openapi3.Parameters
+	at     nodeRef
+}
+
 // parameters merges path-item and operation parameters; the operation's
 // win on the same name and location.
-func (l *loader) parameters(o *Operation, itemParams, opParams openapi3.Parameters, sc *schemaConverter) []*Parameter {
+func (l *loader) parameters(o *Operation, item, op paramList, sc *schemaConverter) []*Parameter {
 	type key struct{ name, in string }
 	overridden := map[key]bool{}
-	for _, p := range opParams {
+	for _, p := range op.params {
 		if p != nil && p.Value != nil {
 			overridden[key{p.Value.Name, p.Value.In}] = true
 		}
 	}
 	var out []*Parameter
-	for _, p := range itemParams {
+	for i, p := range item.params {
 		if p != nil && p.Value != nil && !overridden[key{p.Value.Name, p.Value.In}] {
-			out = append(out, l.parameter(o, p, sc))
+			out = append(out, l.parameter(o, p, item.at.child(strconv.Itoa(i)), sc))
 		}
 	}
 	seen := map[key]bool{}
-	for _, p := range opParams {
+	for i, p := range op.params {
 		if p == nil || p.Value == nil || seen[key{p.Value.Name, p.Value.In}] {
 			continue
 		}
 		seen[key{p.Value.Name, p.Value.In}] = true
-		out = append(out, l.parameter(o, p, sc))
+		out = append(out, l.parameter(o, p, op.at.child(strconv.Itoa(i)), sc))
 	}
 	return out
 }
 
-func (l *loader) parameter(o *Operation, ref *openapi3.ParameterRef, sc *schemaConverter) *Parameter {
+// parameter converts one parameter written at the node at.
+func (l *loader) parameter(o *Operation, ref *openapi3.ParameterRef, at nodeRef, sc *schemaConverter) *Parameter {
 	p := ref.Value
 	out := &Parameter{
 		Name:          p.Name,
@@ -148,36 +169,40 @@ func (l *loader) parameter(o *Operation, ref *openapi3.ParameterRef, sc *schemaC
 	if p.Explode != nil {
 		out.Explode = *p.Explode
 	}
-	out.Pos = l.paramPos(o, ref)
+	l.paramPos(o, ref, at, &out.Pos)
 	return out
 }
 
-func (l *loader) paramPos(o *Operation, ref *openapi3.ParameterRef) Position {
-	if l.swagger {
-		if pos, ok := l.v2pos[v2Key(o.RawPath, o.Method, ref.Value.Name)]; ok {
-			return pos
+// paramPos places a parameter where its definition is written: the target
+// of its $ref, else the list item itself, else its operation.
+func (l *loader) paramPos(o *Operation, ref *openapi3.ParameterRef, at nodeRef, dst *Position) {
+	if !l.swagger {
+		if ref.Ref != "" {
+			l.askPos(dst, &o.Pos, refNode(ref.RefPath()), at)
+		} else {
+			l.askPos(dst, &o.Pos, at)
 		}
-		if pos, ok := l.v2pos[v2Key(o.RawPath, o.Method, "$ref:"+ref.Ref)]; ok {
-			return pos
-		}
-		return o.Pos
+		return
 	}
-	if pos := l.originPos(ref.Value.Origin); pos.File != "" {
-		return pos
+	if pos, ok := l.v2pos[v2Key{o.RawPath, o.Method, ref.Value.Name}]; ok {
+		*dst = pos
+	} else if pos, ok := l.v2pos[v2Key{o.RawPath, o.Method, "$ref:" + ref.Ref}]; ok {
+		*dst = pos
+	} else {
+		*dst = o.Pos
 	}
-	if pos := l.originPos(ref.Origin); pos.File != "" {
-		return pos
-	}
-	return o.Pos
 }
 
-func (l *loader) requestBody(o *Operation, ref *openapi3.RequestBodyRef, sc *schemaConverter) *RequestBody {
+// requestBody converts the body written at the node at; a $ref'd one is
+// placed at its target.
+func (l *loader) requestBody(o *Operation, ref *openapi3.RequestBodyRef, at nodeRef, sc *schemaConverter) *RequestBody {
 	b := ref.Value
 	out := &RequestBody{Description: b.Description, Required: b.Required, Pos: o.Pos}
 	if !l.swagger {
-		if pos := l.originPos(b.Origin); pos.File != "" {
-			out.Pos = pos
+		if ref.Ref != "" {
+			at = refNode(ref.RefPath())
 		}
+		l.askPos(&out.Pos, &o.Pos, at)
 	}
 	for mt := range b.Content {
 		out.MediaTypes = append(out.MediaTypes, mt)

@@ -13,15 +13,17 @@ import (
 // kin-openapi silently ignores "$ref" on operations (DigitalOcean uses it
 // for every operation), so each referenced operation file is decoded inside
 // this wrapper at the file's own URL, which keeps the file's relative $refs
-// working. Positions inside the wrapper are shifted back (fileSet.shifted).
+// working. Positions are read from the file itself (see positions3.go),
+// never from the wrapper.
 const opWrapperHeader = "openapi: 3.0.0\ninfo:\n  title: x\n  version: x\npaths:\n  /x:\n    get:\n"
 
 // opWrapperIndent is how far the wrapped file's lines are indented.
 const opWrapperIndent = 6
 
 // resolveOperationRefs replaces every operation written as {$ref: file} by
-// the operation that file holds. Walks paths in sorted order so that the
-// loading order, and thus naming, is deterministic.
+// the operation that file holds, and records that file in l.opFiles. Walks
+// paths in sorted order so that the loading order, and thus naming, is
+// deterministic.
 func (l *loader) resolveOperationRefs(kl *openapi3.Loader, t *openapi3.T) error {
 	if t.Paths == nil {
 		return nil
@@ -42,7 +44,7 @@ func (l *loader) resolveOperationRefs(kl *openapi3.Loader, t *openapi3.T) error 
 			if !ok || op.OperationID != "" || op.Responses != nil && op.Responses.Len() > 0 {
 				continue
 			}
-			resolved, err := l.loadOperationFile(kl, op, ref)
+			resolved, err := l.loadOperationFile(kl, l.itemNode(key, item).file, ref)
 			if err != nil {
 				return err
 			}
@@ -54,14 +56,27 @@ func (l *loader) resolveOperationRefs(kl *openapi3.Loader, t *openapi3.T) error 
 	return nil
 }
 
+// itemNode is where the path item under paths[raw] is written: in the
+// entry, or where its $ref points (resolved against the entry, where the
+// paths object is).
+func (l *loader) itemNode(raw string, item *openapi3.PathItem) nodeRef {
+	entry := l.files.entryURL().String()
+	if item.Ref == "" {
+		return nodeRef{file: entry, path: []string{"paths", raw}}
+	}
+	_, frag, _ := strings.Cut(item.Ref, "#")
+	if file := refTargetFile(entry, item.Ref); file != "" {
+		entry = file
+	}
+	return nodeRef{file: entry, path: pointerTokens(frag)}
+}
+
 // loadOperationFile decodes the operation file ref (relative to the file
-// holding op) inside the wrapper document.
-func (l *loader) loadOperationFile(kl *openapi3.Loader, op *openapi3.Operation, ref string) (*openapi3.Operation, error) {
-	base := l.files.entryURL()
-	if op.Origin != nil && op.Origin.Key != nil && op.Origin.Key.File != "" {
-		if u, err := url.Parse(op.Origin.Key.File); err == nil {
-			base = u
-		}
+// with URL key holder) inside the wrapper document.
+func (l *loader) loadOperationFile(kl *openapi3.Loader, holder, ref string) (*openapi3.Operation, error) {
+	base, err := url.Parse(holder)
+	if err != nil {
+		return nil, nil
 	}
 	file, _, _ := strings.Cut(ref, "#")
 	target, err := url.Parse(file)
@@ -78,16 +93,16 @@ func (l *loader) loadOperationFile(kl *openapi3.Loader, op *openapi3.Operation, 
 	if err != nil {
 		return nil, err
 	}
-	key := target.String()
-	l.files.shifted[key] = shift{lines: strings.Count(opWrapperHeader, "\n"), cols: opWrapperIndent}
 	doc, err := kl.LoadFromDataWithPath(wrapOperation(data), target)
 	if err != nil {
 		return nil, err
 	}
-	if doc.Paths == nil || doc.Paths.Value("/x") == nil {
+	if doc.Paths == nil || doc.Paths.Value("/x") == nil || doc.Paths.Value("/x").Get == nil {
 		return nil, nil
 	}
-	return doc.Paths.Value("/x").Get, nil
+	op := doc.Paths.Value("/x").Get
+	l.opFiles[op] = target.String()
+	return op, nil
 }
 
 // wrapOperation indents every line of an operation file under the header.

@@ -1,10 +1,6 @@
 package load
 
-import (
-	"strings"
-
-	"github.com/getkin/kin-openapi/openapi3"
-)
+import "strings"
 
 // installFixups applies the raw-text fix-ups to the entry and arranges for
 // every further file to get the same when kin first reads it.
@@ -29,8 +25,9 @@ func (l *loader) installFixups(entry []byte) {
 }
 
 // v2Key names a Swagger 2.0 position: a path, method and optionally a
-// parameter name.
-func v2Key(parts ...string) string { return strings.Join(parts, "\x00") }
+// parameter name (or "$ref:" and its $ref). A struct rather than a joined
+// string, so that the thousands of look-ups on Kubernetes allocate nothing.
+type v2Key struct{ path, method, param string }
 
 // indexV2Positions records where each operation and named parameter of a
 // Swagger 2.0 entry file is, since openapi2 keeps no origins.
@@ -50,26 +47,18 @@ func (l *loader) indexV2Positions() {
 		return false
 	})
 	li := newLineIndex(data)
-	l.v2pos = make(map[string]Position, len(hits))
+	l.v2pos = make(map[v2Key]Position, len(hits))
 	for _, h := range hits {
 		line, col := li.pos(h.off)
 		pos := Position{File: l.path, Line: line, Column: col}
 		if len(h.path) == 3 {
-			l.v2pos[v2Key(h.path[1], strings.ToUpper(h.path[2]))] = pos
+			l.v2pos[v2Key{h.path[1], strings.ToUpper(h.path[2]), ""}] = pos
 			continue
 		}
 		name := h.value
 		if h.path[5] == "$ref" {
 			name = "$ref:" + h.value
 		}
-		l.v2pos[v2Key(h.path[1], strings.ToUpper(h.path[2]), name)] = pos
+		l.v2pos[v2Key{h.path[1], strings.ToUpper(h.path[2]), name}] = pos
 	}
-}
-
-// originPos is the position an element's origin records, if any.
-func (l *loader) originPos(o *openapi3.Origin) Position {
-	if o == nil || o.Key == nil {
-		return Position{}
-	}
-	return l.files.position(o.Key)
 }

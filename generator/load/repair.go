@@ -67,7 +67,7 @@ func (l *loader) repair(err error) bool {
 
 // findText locates the first occurrence of text in the loaded files. It
 // places problems in constructs the key scanner does not follow, such as
-// YAML flow mappings.
+// YAML anchors and multi-line quoted scalars.
 func (l *loader) findText(text string) (Position, bool) {
 	for _, key := range l.files.order {
 		data := l.files.data[key]

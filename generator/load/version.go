@@ -56,45 +56,35 @@ func looksJSON(data []byte) bool {
 	return len(t) > 0 && t[0] == '{'
 }
 
-// sniffJSON streams the top-level object until it meets a version key.
+// sniffJSON finds a top-level version key with the key scanner, which
+// walks a multi-megabyte file several times faster than encoding/json's
+// tokenizer (and Kubernetes puts "swagger" last). Malformed JSON is left to
+// syntaxProblem, before or after kin's attempt.
 func sniffJSON(data []byte) (versionInfo, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	hits := scanKeys(data, true, func(p []string) bool {
+		return len(p) == 1 && (p[0] == "openapi" || p[0] == "swagger")
+	})
+	if len(hits) == 0 {
 		return versionInfo{}, false
 	}
-	for dec.More() {
-		off := dec.InputOffset()
-		tok, err := dec.Token()
-		if err != nil {
-			return versionInfo{}, false
-		}
-		key, _ := tok.(string)
-		if key == "openapi" || key == "swagger" {
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return versionInfo{}, false
-			}
-			line, col := lineCol(data, keyStart(data, int(off)))
-			return versionInfo{version: scalarString(v), pos: Position{Line: line, Column: col}}, true
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return versionInfo{}, false
-		}
+	h := hits[0]
+	var v any
+	if err := json.Unmarshal(data[h.voff:h.vend], &v); err != nil {
+		return versionInfo{}, false
 	}
-	return versionInfo{}, false
+	line, col := lineCol(data, h.off)
+	return versionInfo{version: scalarString(v), pos: Position{Line: line, Column: col}}, true
 }
 
-// keyStart skips the separator and whitespace the decoder's offset may
-// still point at.
-func keyStart(data []byte, off int) int {
-	for off < len(data) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
-		off++
-	}
-	return off
+// versionKeys are the spellings of a top-level version key in YAML.
+var versionKeys = [][]byte{
+	[]byte("openapi:"), []byte(`"openapi":`), []byte(`'openapi':`),
+	[]byte("swagger:"), []byte(`"swagger":`), []byte(`'swagger':`),
 }
 
-// sniffYAML looks for a column-0 "openapi:" or "swagger:" line.
+// sniffYAML looks for a column-0 "openapi:" or "swagger:" line. Only lines
+// starting with a character some spelling starts with are compared, since
+// the key may come last (Stripe's is on line 10282).
 func sniffYAML(data []byte) (versionInfo, bool) {
 	line := 0
 	for len(data) > 0 {
@@ -105,12 +95,13 @@ func sniffYAML(data []byte) (versionInfo, bool) {
 		} else {
 			cur, data = data, nil
 		}
+		if len(cur) == 0 || bytes.IndexByte([]byte("os\"'\xef"), cur[0]) < 0 {
+			continue
+		}
 		cur = bytes.TrimPrefix(cur, []byte("\ufeff"))
-		for _, key := range []string{"openapi", "swagger"} {
-			for _, k := range []string{key + ":", `"` + key + `":`, `'` + key + `':`} {
-				if rest, ok := bytes.CutPrefix(cur, []byte(k)); ok {
-					return versionInfo{version: yamlScalar(string(rest)), pos: Position{Line: line, Column: 1}}, true
-				}
+		for _, k := range versionKeys {
+			if rest, ok := bytes.CutPrefix(cur, k); ok {
+				return versionInfo{version: yamlScalar(string(rest)), pos: Position{Line: line, Column: 1}}, true
 			}
 		}
 	}
