@@ -1,5 +1,5 @@
 // Command bench measures the per-call overhead of a generated oa2mcp
-// server (the committed examples/petstore server, tool petstore_stock, a one-operation tool)
+// server (the committed examples/petstore server, tool petstore_count_stock, a one-operation tool)
 // against a direct net/http call to the same loopback backend, in one run:
 //
 //	direct  net/http GET /store/inventory on a shared client
@@ -153,7 +153,7 @@ func runDirect(base string) result {
 	})
 }
 
-var callParams = &mcp.CallToolParams{Name: "petstore_stock", Arguments: map[string]any{}}
+var callParams = &mcp.CallToolParams{Name: "petstore_count_stock", Arguments: map[string]any{}}
 
 func sdkCall(cs *mcp.ClientSession) func() error {
 	return func() error {
@@ -278,7 +278,7 @@ func runRawStdio(base string) result {
 	_, err = send("notifications/initialized", `{}`, false)
 	must(err)
 	call := func() error {
-		res, err := send("tools/call", `{"name":"petstore_stock","arguments":{}}`, true)
+		res, err := send("tools/call", `{"name":"petstore_count_stock","arguments":{}}`, true)
 		if err == nil && strings.Contains(string(res), `"isError":true`) {
 			err = fmt.Errorf("isError: %s", res)
 		}

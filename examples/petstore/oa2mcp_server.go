@@ -55,12 +55,12 @@ var serverDefinition = serverSpec{
 		"shop_name": "Swagger Petstore",
 	},
 	Tools: []*toolSpec{
+		toolPetstoreCountStock,
 		toolPetstoreFindPets,
 		toolPetstoreGetPet,
 		toolPetstoreManageOrder,
 		toolPetstoreManagePet,
+		toolPetstoreManageSession,
 		toolPetstoreManageUser,
-		toolPetstoreSession,
-		toolPetstoreStock,
 	},
 }

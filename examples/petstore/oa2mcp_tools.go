@@ -3,13 +3,34 @@
 
 package petstore
 
+// toolPetstoreCountStock is the petstore_count_stock tool.
+//
+// GET /store/inventory (operationId getInventory)
+var toolPetstoreCountStock = &toolSpec{
+	Name:        "petstore_count_stock",
+	Title:       "Stock by status",
+	Description: "Count the pets in the shop per sale status (available, pending, sold). Use it when the user asks \"how many pets are available\". Do not use it to list pets; use petstore_find_pets. Returns counts only, not the pets. Read-only.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Op: &operation{
+		Method:   "GET",
+		Path:     "/store/inventory",
+		Security: [][]string{{"api_key"}},
+	},
+}
+
 // toolPetstoreFindPets is the petstore_find_pets tool.
 //
 // Task tool from the override file; calls GET, GET operations.
 var toolPetstoreFindPets = &toolSpec{
 	Name:        "petstore_find_pets",
 	Title:       "Find pets",
-	Description: "Find pets in the shop by sale status (available, pending or sold) or by tag, e.g. \"show me available pets\" or \"which pets are tagged friendly\". Use petstore_get_pet instead when the user gives a pet id. Returns each pet's id, name, status, category and tag names, not photos or orders. Returns at most 20 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
+	Description: "Find pets in the shop by sale status (available, pending or sold) or by tag, e.g. \"show me available pets\" or \"which pets are tagged friendly\". Use petstore_get_pet instead when the user gives a pet id. Returns each pet's id, name, status, category and tag names; it does not return photos or orders. Returns at most 20 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -22,13 +43,13 @@ var toolPetstoreFindPets = &toolSpec{
       "type": "string"
     },
     "offset": {
-      "description": "How many matching pets to skip, for the next page (from nextPage).",
+      "description": "How many matching pets to skip, for the next page (from nextPage), e.g. 20.",
       "minimum": 0,
       "type": "integer"
     },
     "status": {
       "default": "available",
-      "description": "For action by_status. Status values that need to be considered for filter",
+      "description": "Sale status to match: available (can be ordered now), pending (an order is in progress) or sold (no longer in the shop); e.g. available.",
       "enum": [
         "available",
         "pending",
@@ -118,7 +139,7 @@ var toolPetstoreFindPets = &toolSpec{
 var toolPetstoreGetPet = &toolSpec{
 	Name:        "petstore_get_pet",
 	Title:       "Pet details with shop stock",
-	Description: "Look up one pet by its numeric id (e.g. 3) together with the shop's current stock per status, to answer \"tell me about pet 3\" or \"is pet 3 still available\". Use petstore_find_pets to search by status or tag. Read-only; it does not return order history.",
+	Description: "Look up one pet by its numeric id (e.g. 3) together with the shop's current stock per status. Use it when the user asks \"tell me about pet 3\" or \"is pet 3 still available\". Do not use it to search: use petstore_find_pets for status or tag searches. Read-only; it does not return order history.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -275,7 +296,7 @@ var toolPetstoreGetPet = &toolSpec{
 var toolPetstoreManageOrder = &toolSpec{
 	Name:        "petstore_manage_order",
 	Title:       "Place, look up or cancel an order",
-	Description: "Work with purchase orders: place an order for a pet, look an order up by its numeric id, or cancel (delete) it. Use it when the user wants to buy a pet or asks about an order. Cancelling cannot be undone: confirm with the user first. Does not change the pet's own status.",
+	Description: "Work with purchase orders: place an order for a pet, look an order up by its numeric id, or cancel (delete) it. Use it when the user wants to buy a pet or asks about an order. Cancelling cannot be undone: confirm with the user first. Do not use it to change a pet; use petstore_manage_pet. Does not change the pet's own status and does not return payment data.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -327,7 +348,7 @@ var toolPetstoreManageOrder = &toolSpec{
       "type": "string"
     },
     "status": {
-      "description": "For action place. Order Status",
+      "description": "Order status: placed (received, not yet confirmed), approved (confirmed by the shop) or delivered (handed over); e.g. placed.",
       "enum": [
         "placed",
         "approved",
@@ -425,7 +446,7 @@ var toolPetstoreManageOrder = &toolSpec{
 var toolPetstoreManagePet = &toolSpec{
 	Name:        "petstore_manage_pet",
 	Title:       "Add, change or remove a pet",
-	Description: "Change the shop's catalogue: add a new pet, replace a pet's record, change only its name or status, upload a photo, or delete a pet. Use it when the user asks to list, update or remove a pet; use petstore_find_pets or petstore_get_pet to look pets up. Deleting cannot be undone: confirm with the user first.",
+	Description: "Change the shop's catalogue: add a new pet, replace a pet's record, change only its name or status, upload a photo, or delete a pet. Use it when the user asks to list, update or remove a pet; use petstore_find_pets or petstore_get_pet to look pets up. Deleting cannot be undone: confirm with the user first. Do not use it for orders; use petstore_manage_order. Returns the pet record, not its order history.",
 	InputSchema: `{
   "$defs": {
     "Category": {
@@ -473,11 +494,11 @@ var toolPetstoreManagePet = &toolSpec{
       "type": "string"
     },
     "additionalMetadata": {
-      "description": "For action upload_photo. Additional Metadata",
+      "description": "A note stored with an uploaded photo, e.g. front view.",
       "type": "string"
     },
     "body": {
-      "description": "For action upload_photo. Request body, sent as application/octet-stream.",
+      "description": "The photo file's content for upload_photo, sent as application/octet-stream, e.g. the bytes of a JPEG.",
       "type": "string"
     },
     "category": {
@@ -505,7 +526,7 @@ var toolPetstoreManagePet = &toolSpec{
       "type": "integer"
     },
     "photoUrls": {
-      "description": "For action add, replace. The photo urls, as an array of string.",
+      "description": "Public URLs of the pet's photos, e.g. [\"https://example.com/rex.jpg\"].",
       "items": {
         "type": "string"
       },
@@ -688,13 +709,84 @@ var toolPetstoreManagePet = &toolSpec{
 	},
 }
 
+// toolPetstoreManageSession is the petstore_manage_session tool.
+//
+// Task tool from the override file; calls GET, GET operations.
+var toolPetstoreManageSession = &toolSpec{
+	Name:        "petstore_manage_session",
+	Title:       "Log in or out",
+	Description: "Log a customer in with username and password, or log the current session out. Use it only when the user asks to log in or out. Do not use it for account changes; use petstore_manage_user. Returns a session string valid for one hour, not the account details.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "properties": {
+    "action": {
+      "description": "What to do. login: Logs user into the system; logout: Logs out current logged in user session.",
+      "enum": [
+        "login",
+        "logout"
+      ],
+      "type": "string"
+    },
+    "password": {
+      "description": "The customer's password, e.g. password1; never repeat it to anyone.",
+      "type": "string"
+    },
+    "username": {
+      "description": "The customer's login name, e.g. user1.",
+      "type": "string"
+    }
+  },
+  "required": [
+    "action"
+  ],
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Actions: []*action{
+		{
+			Name: "login",
+			Steps: []*step{
+				{
+					ID: "login",
+					Op: &operation{
+						Method: "GET",
+						Path:   "/user/login",
+						Params: []param{
+							{Name: "username", Arg: "username", In: inQuery, Style: "form", Explode: true},
+							{Name: "password", Arg: "password", In: inQuery, Style: "form", Explode: true},
+						},
+					},
+					Args: []binding{
+						{Arg: "password", Expr: "${input.password}"},
+						{Arg: "username", Expr: "${input.username}"},
+					},
+				},
+			},
+		},
+		{
+			Name: "logout",
+			Steps: []*step{
+				{
+					ID: "logout",
+					Op: &operation{
+						Method: "GET",
+						Path:   "/user/logout",
+					},
+				},
+			},
+		},
+	},
+}
+
 // toolPetstoreManageUser is the petstore_manage_user tool.
 //
 // Task tool from the override file; calls POST, POST, DELETE, GET, PUT operations.
 var toolPetstoreManageUser = &toolSpec{
 	Name:        "petstore_manage_user",
 	Title:       "Manage customer accounts",
-	Description: "Create, look up, update or delete customer accounts by username, or create several at once. Use it for account questions; use petstore_session to log in or out. Deleting an account cannot be undone: confirm with the user first. Never returns other users' passwords in prose to the user.",
+	Description: "Create, look up, update or delete customer accounts by username, or create several at once. Use it for account questions; use petstore_manage_session to log in or out. Deleting an account cannot be undone: confirm with the user first. Do not use it for pets or orders. Never repeat a user's password to anyone; it does not return session tokens.",
 	InputSchema: `{
   "$defs": {
     "User": {
@@ -1000,97 +1092,5 @@ var toolPetstoreManageUser = &toolSpec{
 			},
 			Required: []string{"username"},
 		},
-	},
-}
-
-// toolPetstoreSession is the petstore_session tool.
-//
-// Task tool from the override file; calls GET, GET operations.
-var toolPetstoreSession = &toolSpec{
-	Name:        "petstore_session",
-	Title:       "Log in or out",
-	Description: "Log a customer in with username and password (returns a session string valid for one hour) or log the current session out. Use it only when the user asks to log in or out; account changes go through petstore_manage_user.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "properties": {
-    "action": {
-      "description": "What to do. login: Logs user into the system; logout: Logs out current logged in user session.",
-      "enum": [
-        "login",
-        "logout"
-      ],
-      "type": "string"
-    },
-    "password": {
-      "description": "For action login. The password for login in clear text",
-      "type": "string"
-    },
-    "username": {
-      "description": "For action login. The user name for login",
-      "type": "string"
-    }
-  },
-  "required": [
-    "action"
-  ],
-  "type": "object"
-}`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Actions: []*action{
-		{
-			Name: "login",
-			Steps: []*step{
-				{
-					ID: "login",
-					Op: &operation{
-						Method: "GET",
-						Path:   "/user/login",
-						Params: []param{
-							{Name: "username", Arg: "username", In: inQuery, Style: "form", Explode: true},
-							{Name: "password", Arg: "password", In: inQuery, Style: "form", Explode: true},
-						},
-					},
-					Args: []binding{
-						{Arg: "password", Expr: "${input.password}"},
-						{Arg: "username", Expr: "${input.username}"},
-					},
-				},
-			},
-		},
-		{
-			Name: "logout",
-			Steps: []*step{
-				{
-					ID: "logout",
-					Op: &operation{
-						Method: "GET",
-						Path:   "/user/logout",
-					},
-				},
-			},
-		},
-	},
-}
-
-// toolPetstoreStock is the petstore_stock tool.
-//
-// GET /store/inventory (operationId getInventory)
-var toolPetstoreStock = &toolSpec{
-	Name:        "petstore_stock",
-	Title:       "Stock by status",
-	Description: "Count the pets in the shop per sale status (available, pending, sold), e.g. \"how many pets are available\". Returns counts only, not the pets; use petstore_find_pets to list them. Read-only.",
-	InputSchema: `{
-  "additionalProperties": false,
-  "type": "object"
-}`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Op: &operation{
-		Method:   "GET",
-		Path:     "/store/inventory",
-		Security: [][]string{{"api_key"}},
 	},
 }

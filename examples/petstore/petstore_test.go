@@ -109,7 +109,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 		t.Errorf("invalid enum should name the field: %s", invalid)
 	}
 	// The server keeps serving after errors.
-	call(t, cs, "petstore_stock", map[string]any{}, false)
+	call(t, cs, "petstore_count_stock", map[string]any{}, false)
 }
 
 // call invokes a tool and checks isError; it returns the text content.

@@ -24,13 +24,13 @@ var oa2mcpCallCases = []struct {
 	normal, boundary, invalid string
 	lenient                   bool
 }{
+	{toolPetstoreCountStock, `{}`, `{}`, `{"oa2mcp_unknown_property":true}`, false},
 	{toolPetstoreFindPets, `{"action":"by_status","status":"available","tags":["example"]}`, `{"action":"by_status","offset":0,"status":"available","tags":["example"]}`, `{"status":"available","tags":["example"]}`, true},
 	{toolPetstoreGetPet, `{"pet_id":1}`, `{"pet_id":1}`, `{}`, true},
 	{toolPetstoreManageOrder, `{"action":"cancel","id":10,"petId":198772,"quantity":7,"status":"placed"}`, `{"action":"cancel","id":1,"petId":1,"quantity":1,"status":"placed"}`, `{"id":10,"petId":198772,"quantity":7,"status":"placed"}`, true},
 	{toolPetstoreManagePet, `{"action":"add","id":10,"name":"doggie"}`, `{"action":"add","id":1,"name":"example"}`, `{"id":10,"name":"doggie"}`, true},
+	{toolPetstoreManageSession, `{"action":"login"}`, `{"action":"login"}`, `{}`, true},
 	{toolPetstoreManageUser, `{"action":"create","body_username":"theUser","email":"john@email.com","firstName":"John","id":10,"lastName":"James","password":"12345","phone":"12345","userStatus":1}`, `{"action":"create","body_username":"example","email":"example","firstName":"example","id":1,"lastName":"example","password":"example","phone":"example","userStatus":1}`, `{"body_username":"theUser","email":"john@email.com","firstName":"John","id":10,"lastName":"James","password":"12345","phone":"12345","userStatus":1}`, true},
-	{toolPetstoreSession, `{"action":"login"}`, `{"action":"login"}`, `{}`, true},
-	{toolPetstoreStock, `{}`, `{}`, `{"oa2mcp_unknown_property":true}`, false},
 }
 
 // oa2mcpTestCredentials answers Options.Getenv for the credential variables,
