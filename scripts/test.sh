@@ -27,5 +27,7 @@ go test -count=1 -timeout 60m ./...
 echo "== go test -race (generator and runtime)"
 go test -count=1 -race -timeout 20m ./generator ./generator/build/... ./generator/emit/... ./generator/write/... ./overrides/... ./internal/... ./examples/...
 
-echo "== fuzz (a few seconds each)"
+echo "== fuzz (a few seconds each; scripts/bench.sh runs them longer)"
 go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 10s ./generator/load/
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s ./overrides/
+go test -run '^$' -fuzz '^FuzzBuildRequest$' -fuzztime 5s ./generator/emit/runtime/
