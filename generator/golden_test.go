@@ -66,15 +66,21 @@ func generateCase(t *testing.T, c goldenCase) (*generator.Result, diag.List) {
 		ImportPath: "github.com/oa2mcp/oa2mcp/testdata/" + c.name + "/want",
 		Source:     "../" + filepath.Base(c.spec),
 	}
+	// As the CLI does: an override file wins, else the spec's x-oa2mcp-*
+	// extensions.
 	ovPath := filepath.Join("testdata", c.name, "overrides.yaml")
+	var ov *overrides.File
+	var ovProblems diag.List
 	if _, err := os.Stat(ovPath); err == nil {
-		ov, ovProblems := overrides.ReadFile(ovPath)
-		problems = append(problems, ovProblems...)
-		if ovProblems.HasErrors() {
-			return nil, problems
-		}
-		cfg.Overrides = ov
+		ov, ovProblems = overrides.ReadFile(ovPath)
+	} else {
+		ov, ovProblems = overrides.FromExtensions(doc.File, doc.Extensions, diag.Position{File: doc.File})
 	}
+	problems = append(problems, ovProblems...)
+	if ovProblems.HasErrors() {
+		return nil, problems
+	}
+	cfg.Overrides = ov
 	res, more := generator.Generate(doc, cfg)
 	return res, append(problems, more...)
 }

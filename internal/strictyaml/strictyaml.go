@@ -69,7 +69,7 @@ func checkKeys(file string, node ast.Node, t reflect.Type, problems *diag.List) 
 }
 
 func checkEntry(file string, mv *ast.MappingValueNode, t reflect.Type, problems *diag.List) {
-	key := mv.Key.String()
+	key := keyText(mv.Key)
 	switch t.Kind() {
 	case reflect.Map:
 		checkKeys(file, mv.Value, t.Elem(), problems)
@@ -193,7 +193,7 @@ func walkPositions(file string, node ast.Node, path string, out map[string]diag.
 			walkPositions(file, mv, path, out)
 		}
 	case *ast.MappingValueNode:
-		key := mv(path, n.Key.String())
+		key := mv(path, keyText(n.Key))
 		out[key] = position(file, n.Key.GetToken())
 		walkPositions(file, n.Value, key, out)
 	case *ast.SequenceNode:
@@ -214,4 +214,13 @@ func mv(path, key string) string {
 		return key
 	}
 	return path + "." + key
+}
+
+// keyText is a mapping key's value, without the quotes of a quoted key
+// (JSON input quotes every key).
+func keyText(k ast.MapKeyNode) string {
+	if s, ok := k.(*ast.StringNode); ok {
+		return s.Value
+	}
+	return k.String()
 }
