@@ -65,6 +65,9 @@ func (f *File) checkToolKind(t *Tool, path string, l *diag.List) {
 			kinds++
 		}
 	}
+	if kinds == 0 && (t.UpdatesHandle != nil || f.pureStateTool(t)) {
+		return // a pure state tool, checked with the state settings
+	}
 	if kinds != 1 {
 		l.Errorf(f.Pos(path), "give exactly one of operation, steps or actions", "tool %q has %d of operation, steps and actions", t.Name, kinds)
 	}

@@ -29,7 +29,7 @@ type Expr struct {
 
 // Ref is one ${...} reference.
 type Ref struct {
-	Root string   // "input", "steps", "env", "config"
+	Root string   // "input", "steps", "handle", "env", "config"
 	Path []string // segments after the root, e.g. ["ticket", "body", "order_id"]
 }
 
@@ -76,12 +76,14 @@ func parseRef(body string) (Ref, error) {
 		if len(r.Path) != 1 && r.Root != "input" {
 			return Ref{}, fmt.Errorf("${%s}: %s takes one name", body, r.Root)
 		}
+	case "handle":
+		// ${handle.INPUT.PATH}: the state of the state handle in INPUT.
 	case "steps":
 		if len(r.Path) < 2 || (r.Path[1] != "body" && r.Path[1] != "status") || (r.Path[1] == "status" && len(r.Path) > 2) {
 			return Ref{}, fmt.Errorf("${%s}: write ${steps.ID.body.FIELD} or ${steps.ID.status}", body)
 		}
 	default:
-		return Ref{}, fmt.Errorf("${%s}: unknown root %q; use input, steps, env or config", body, r.Root)
+		return Ref{}, fmt.Errorf("${%s}: unknown root %q; use input, steps, handle, env or config", body, r.Root)
 	}
 	return r, nil
 }

@@ -59,6 +59,10 @@ type HandleType struct {
 	// Expiry is "sliding" (default: every use restarts the lifetime) or
 	// "fixed" (the lifetime counts from creation).
 	Expiry string `yaml:"expiry" json:"expiry"`
+	// State makes the handle name server-side state (a JSON object that
+	// tools with updates_handle grow over calls, e.g. a basket) instead of
+	// an upstream id.
+	State bool `yaml:"state" json:"state"`
 	// Description says what a handle names, e.g. "after-sales ticket".
 	Description string `yaml:"description" json:"description"`
 }
@@ -108,7 +112,8 @@ type Match struct {
 }
 
 // Tool declares one task-level tool. Exactly one of Operation, Steps and
-// Actions is set.
+// Actions is set, or none for a pure state tool (UpdatesHandle, or one
+// required handle input of a state type, whose state it returns).
 type Tool struct {
 	Name        string       `yaml:"name" json:"name"`
 	Title       string       `yaml:"title" json:"title"`
@@ -133,6 +138,12 @@ type Tool struct {
 	// CreatesHandle makes the tool return a handle for an upstream id in
 	// its result; the description then states the handle's lifetime.
 	CreatesHandle *CreatesHandle `yaml:"creates_handle" json:"creates_handle"`
+	// UpdatesHandle makes the tool create or update a state handle; such
+	// a tool may have no operation, steps or actions (a pure state tool).
+	UpdatesHandle *UpdatesHandle `yaml:"updates_handle" json:"updates_handle"`
+	// ConsumesHandle names a handle input whose handle is deleted once
+	// the tool succeeded (e.g. a basket once ordered).
+	ConsumesHandle string `yaml:"consumes_handle" json:"consumes_handle"`
 	// Confirm makes the tool ask the user to confirm before it runs (an
 	// input_required elicitation); the text is the question and may read
 	// ${input.NAME}.
@@ -145,6 +156,19 @@ type Tool struct {
 	// that gets a fresh key per tool call when the model gives none, the
 	// same on every retry.
 	IdempotencyHeader string `yaml:"idempotency_header" json:"idempotency_header"`
+}
+
+// UpdatesHandle makes a tool create or grow the state of a state handle.
+type UpdatesHandle struct {
+	// Type is a handle type declared with state: true.
+	Type string `yaml:"type" json:"type"`
+	// Input names the optional tool input holding the handle: absent, a
+	// new handle is created; present, its state is updated.
+	Input string `yaml:"input" json:"input"`
+	// Append appends each binding's value to the array FIELD of the state.
+	Append map[string]any `yaml:"append" json:"append"`
+	// Set replaces FIELD of the state with each binding's value.
+	Set map[string]any `yaml:"set" json:"set"`
 }
 
 // Annotations override the hints derived from HTTP methods.

@@ -166,6 +166,17 @@ func (f *File) checkToolState(t *Tool, path string, l *diag.List) {
 			l.Errorf(f.Pos(cp+".field"), "use letters, digits and _", "field name %q is not valid", c.Field)
 		}
 	}
+	if c := t.CreatesHandle; c != nil && f.Handles[c.Type] != nil && f.Handles[c.Type].State {
+		l.Errorf(f.Pos(path+".creates_handle.type"), "use updates_handle: for state handles", "handle type %q holds state, not an upstream id", c.Type)
+	}
+	f.checkUpdatesHandle(t, path, l)
+	if c := t.ConsumesHandle; c != "" {
+		fd := t.Input[c]
+		isUpd := t.UpdatesHandle != nil && t.UpdatesHandle.Input == c
+		if !isUpd && (fd == nil || fd.Handle == "") {
+			l.Errorf(f.Pos(path+".consumes_handle"), "name an input declared with handle:", "consumes_handle: %q is not a handle input of tool %q", c, t.Name)
+		}
+	}
 	if t.Confirm != "" {
 		if _, err := ParseExpr(t.Confirm); err != nil {
 			l.Errorf(f.Pos(path+".confirm"), "see docs/overrides.md#bindings", "confirm text: %v", err)
@@ -205,6 +216,57 @@ func (f *File) checkToolState(t *Tool, path string, l *diag.List) {
 				l.Errorf(f.Pos(hp), "mark an input the model fills", "input %q is hidden, so it cannot be mirrored in a header", name)
 			}
 			headers[strings.ToLower(h)] = name
+		}
+	}
+}
+
+var inputNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+
+// pureStateTool reports whether t, having no operation, steps or
+// actions, reads a state handle: one of its inputs takes a state handle.
+func (f *File) pureStateTool(t *Tool) bool {
+	for _, fd := range t.Input {
+		if fd != nil && fd.Handle != "" && f.Handles[fd.Handle] != nil && f.Handles[fd.Handle].State {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *File) checkUpdatesHandle(t *Tool, path string, l *diag.List) {
+	u := t.UpdatesHandle
+	if u == nil {
+		return
+	}
+	up := path + ".updates_handle"
+	if t.Operation != "" || len(t.Steps) > 0 || len(t.Actions) > 0 || t.CreatesHandle != nil {
+		l.Errorf(f.Pos(up), "remove operation, steps, actions and creates_handle: a tool updating a handle makes no upstream call", "tool %q updates a handle and calls the API", t.Name)
+	}
+	f.checkHandleRef(u.Type, up+".type", l)
+	if h := f.Handles[u.Type]; h != nil && !h.State {
+		l.Errorf(f.Pos(up+".type"), "add state: true to handles."+u.Type, "handle type %q holds no state", u.Type)
+	}
+	if !inputNameRE.MatchString(u.Input) {
+		l.Errorf(f.Pos(up), "add input: the name of the input holding the handle, e.g. basket_id", "updates_handle: input %q is not a valid input name", u.Input)
+	} else if fd := t.Input[u.Input]; fd != nil && fd.Handle != "" && fd.Handle != u.Type {
+		l.Errorf(f.Pos(path+".input."+u.Input+".handle"), "remove handle: here; updates_handle declares it", "input %q takes %s handles, not %s", u.Input, fd.Handle, u.Type)
+	}
+	for _, kind := range []string{"append", "set"} {
+		m := u.Append
+		if kind == "set" {
+			m = u.Set
+		}
+		for _, name := range sortedNames(m) {
+			fp := up + "." + kind + "." + name
+			if !inputNameRE.MatchString(name) {
+				l.Errorf(f.Pos(fp), "use letters, digits and _", "state field name %q is not valid", name)
+			}
+			if _, dup := u.Append[name]; dup && kind == "set" {
+				l.Errorf(f.Pos(fp), "append to or set a field, not both", "state field %q is both appended to and set", name)
+			}
+			if _, err := ParseExpr(m[name]); err != nil {
+				l.Errorf(f.Pos(fp), "see docs/overrides.md#bindings", "binding for %q: %v", name, err)
+			}
 		}
 	}
 }

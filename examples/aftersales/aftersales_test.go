@@ -673,3 +673,77 @@ func signES(k *ecdsa.PrivateKey, kid string, claims map[string]any) string {
 func unsigned(claims map[string]any) string { return jwtParts("none", "", claims) + "." }
 
 var _ = bytes.NewReader
+
+// TestReturnBasket: a state handle over server-side state that grows over
+// calls. add_return_item creates the basket and appends items, no upstream
+// call; another caller cannot read it; close_return_basket consumes it.
+func TestReturnBasket(t *testing.T) {
+	be := startBackend(t)
+	clock := newClock()
+	_, url := startServer(t, be.URL, Options{Auth: &AuthOptions{Tokens: testTokens()}, Now: clock.Now})
+	el := &elicitor{action: "accept"}
+	ada := connectHTTP(t, url, tokenC1, "2026-07-28", el, true)
+	ben := connectHTTP(t, url, tokenC2, "2026-07-28", el, true)
+	before := be.calls.Load()
+	tools, err := ada.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools.Tools {
+		if tl.Name != "aftersales_add_return_item" {
+			continue
+		}
+		a := tl.Annotations
+		if a.ReadOnlyHint || a.IdempotentHint || *a.DestructiveHint || *a.OpenWorldHint || !strings.Contains(tl.Description, "expires after 2 hours without use") {
+			t.Errorf("add_return_item annotations %+v, description %q", a, tl.Description)
+		}
+	}
+
+	r := callTool(t, ada, "aftersales_add_return_item", map[string]any{"order_id": "O-100001", "sku": "SKU-1", "quantity": 1})
+	mustOK(t, r, "create basket")
+	basket := r.str("basket_id")
+	if !regexp.MustCompile(`^rb_[a-z2-7]{32}$`).MatchString(basket) {
+		t.Fatalf("basket handle %q in %s", basket, r.text)
+	}
+	r = callTool(t, ada, "aftersales_add_return_item", map[string]any{"basket_id": basket, "order_id": "O-100002", "sku": "SKU-7", "quantity": 2})
+	mustOK(t, r, "add second item")
+	if r.str("basket_id") != basket {
+		t.Errorf("update returned another handle: %s", r.text)
+	}
+	r = callTool(t, ada, "aftersales_get_return_basket", map[string]any{"basket_id": basket})
+	mustOK(t, r, "read basket")
+	state, _ := r.data["state"].(map[string]any)
+	items, _ := state["items"].([]any)
+	if len(items) != 2 {
+		t.Fatalf("items: %s", r.text)
+	}
+	if it, _ := items[1].(map[string]any); it["order_id"] != "O-100002" || it["sku"] != "SKU-7" || it["quantity"] != float64(2) {
+		t.Errorf("second item %v", items[1])
+	}
+	// Another caller: neither read nor update nor close.
+	for _, tool := range []string{"aftersales_get_return_basket", "aftersales_close_return_basket"} {
+		mustFail(t, callTool(t, ben, tool, map[string]any{"basket_id": basket}), "foreign "+tool, "was not issued to you")
+	}
+	mustFail(t, callTool(t, ben, "aftersales_add_return_item", map[string]any{"basket_id": basket, "order_id": "O-100003", "sku": "X", "quantity": 1}),
+		"foreign add", "was not issued to you")
+	// A ticket handle is no basket.
+	mustFail(t, callTool(t, ada, "aftersales_get_return_basket", map[string]any{"basket_id": "tkt_" + strings.Repeat("a", 32)}), "wrong type", "is not a return_basket handle")
+	// Closing consumes it.
+	r = callTool(t, ada, "aftersales_close_return_basket", map[string]any{"basket_id": basket})
+	mustOK(t, r, "close basket")
+	if state, _ := r.data["state"].(map[string]any); len(state["items"].([]any)) != 2 {
+		t.Errorf("close result %s", r.text)
+	}
+	mustFail(t, callTool(t, ada, "aftersales_get_return_basket", map[string]any{"basket_id": basket}), "consumed", "unknown or has expired", "aftersales_add_return_item")
+	// Sliding lifetime of 2 hours.
+	b2 := callTool(t, ada, "aftersales_add_return_item", map[string]any{"order_id": "O-100001", "sku": "SKU-1", "quantity": 1}).str("basket_id")
+	clock.Advance(119 * time.Minute)
+	mustOK(t, callTool(t, ada, "aftersales_get_return_basket", map[string]any{"basket_id": b2}), "renewed")
+	clock.Advance(119 * time.Minute)
+	mustOK(t, callTool(t, ada, "aftersales_get_return_basket", map[string]any{"basket_id": b2}), "renewed again")
+	clock.Advance(121 * time.Minute)
+	mustFail(t, callTool(t, ada, "aftersales_get_return_basket", map[string]any{"basket_id": b2}), "expired", "after 2 hours without use")
+	if n := be.calls.Load() - before; n != 0 {
+		t.Errorf("basket tools called the upstream %d times", n)
+	}
+}

@@ -17,7 +17,8 @@ import (
 // A binding is a ${ROOT.PATH} reference (keeps the value's type), a
 // template mixing text and references (gives a string), a JSON constant,
 // or an object built from field bindings. Roots: input, steps, env,
-// config and identity.
+// config, identity and handle (${handle.INPUT.PATH} reads the state of
+// the state handle in INPUT).
 
 // pathSeg is one segment of a path: a field name, optionally indexed
 // ("items[0]") or mapped over ("items[]").
@@ -149,6 +150,10 @@ func (env *evalEnv) ref(p exprPart) (any, bool) {
 			v = callerClaims(env.ctx)[name]
 		}
 		return v, v != ""
+	case "handle":
+		// Handle inputs are resolved before anything runs, so a state
+		// handle's input already holds its state.
+		return lookupPath(env.input, p.path)
 	case "steps":
 		if len(p.path) < 2 {
 			return nil, false

@@ -76,6 +76,8 @@ type boundTool struct {
 	limiter      *limiter // this tool's calls in flight; nil: unlimited
 	// plan runs aggregated and action tools; nil for one-operation tools.
 	plan *plan
+	// update creates or grows a state handle; nil unless UpdatesHandle.
+	update *compiledUpdate
 	// confirm is the compiled confirmation question; nil: none.
 	confirm *compiledExpr
 	// askSchemas check the user's answers, by input.
@@ -197,10 +199,14 @@ func (s *Server) bindTool(ts *toolSpec) (*boundTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if op == nil && p == nil {
+	upd, err := compileUpdate(ts.UpdatesHandle)
+	if err != nil {
+		return nil, err
+	}
+	if op == nil && p == nil && upd == nil && s.handles.stateInput(ts) == "" {
 		return nil, fmt.Errorf("tool %s has no operation, steps or actions", ts.Name)
 	}
-	bt := &boundTool{spec: ts, schema: schema, op: op, plan: p,
+	bt := &boundTool{spec: ts, schema: schema, op: op, plan: p, update: upd,
 		strictOutput: ts.StrictOutput || s.spec.StrictOutput,
 		sensitive:    newSensitiveSet(s.spec.Sensitive, ts.Sensitive),
 		timeout:      s.timeout,
@@ -443,14 +449,18 @@ func (s *Server) callTool(ctx context.Context, bt *boundTool, req *mcp.CallToolR
 		return args, ir
 	}
 	var res *mcp.CallToolResult
-	if bt.plan != nil {
+	switch {
+	case bt.plan != nil:
 		res, cerr = s.runPlan(ctx, bt, callArgs, rec)
-	} else {
+	case bt.op == nil:
+		res, cerr = s.runState(ctx, bt, args, callArgs, owner)
+	default:
 		res, cerr = s.execute(ctx, bt, bt.op, callArgs, rec)
 	}
 	if cerr != nil {
 		return args, rec.fail(cerr)
 	}
+	s.consumeHandle(ctx, bt, args, res)
 	return args, s.addHandle(ctx, bt, res, owner)
 }
 

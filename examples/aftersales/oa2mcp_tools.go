@@ -3,6 +3,59 @@
 
 package aftersales
 
+// toolAftersalesAddReturnItem is the aftersales_add_return_item tool.
+//
+// Pure state tool from the override file: creates or updates a return_basket handle, no upstream call.
+var toolAftersalesAddReturnItem = &toolSpec{
+	Name:        "aftersales_add_return_item",
+	Title:       "Add an item to the return basket",
+	Description: "Add one item of an order to the customer's return basket, which collects what they want to send back before opening tickets. Use it when the user says \"I want to return this too\", once per item. Do not use it to open a return; use aftersales_create_ticket for that. Leave out basket_id to start a new return basket. Returns basket_id, a handle for this return basket to pass to this tool and aftersales_close_return_basket and aftersales_get_return_basket, and its state; it expires after 2 hours without use, and only you can use it.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "properties": {
+    "basket_id": {
+      "description": "The return basket to add to; leave it out to start a new one. Pass the return_basket handle (rb_...) that aftersales_add_return_item returned; never a number or name you made up.",
+      "type": "string"
+    },
+    "order_id": {
+      "description": "The order number, O- and six digits, e.g. O-100001.",
+      "pattern": "^O-[0-9]{6}$",
+      "type": "string"
+    },
+    "quantity": {
+      "description": "How many pieces to return, e.g. 1.",
+      "minimum": 1,
+      "type": "integer"
+    },
+    "sku": {
+      "description": "The article number of the item, e.g. SKU-1.",
+      "type": "string"
+    }
+  },
+  "required": [
+    "order_id",
+    "quantity",
+    "sku"
+  ],
+  "type": "object"
+}`,
+	HandleInputs: []handleInput{
+		{Arg: "basket_id", Type: "return_basket"},
+	},
+	UpdatesHandle: &handleUpdate{
+		Type: "return_basket",
+		Arg:  "basket_id",
+		Append: []binding{
+			{Arg: "items", Fields: []binding{
+				{Arg: "order_id", Expr: "${input.order_id}"},
+				{Arg: "quantity", Expr: "${input.quantity}"},
+				{Arg: "sku", Expr: "${input.sku}"},
+			}},
+		},
+	},
+	Scopes: []string{"tickets:read"},
+}
+
 // toolAftersalesCancelTicket is the aftersales_cancel_ticket tool.
 //
 // POST /tickets/{ticketId}/cancel (operationId cancelTicket)
@@ -121,6 +174,34 @@ var toolAftersalesCancelTicket = &toolSpec{
 	},
 	Confirm: "Cancel ticket ${input.ticket} for good? Reason given - ${input.reason}",
 	Scopes:  []string{"tickets:write"},
+}
+
+// toolAftersalesCloseReturnBasket is the aftersales_close_return_basket tool.
+//
+// Pure state tool from the override file: returns a state handle's state, no upstream call.
+var toolAftersalesCloseReturnBasket = &toolSpec{
+	Name:        "aftersales_close_return_basket",
+	Title:       "Empty and close the return basket",
+	Description: "Close a return basket once its items are dealt with, returning what it held. Use it when the user says \"forget the return\" or every item has its ticket. Returns the basket only, not ticket or refund details. Once it succeeds, the basket_id handle is used up and no longer valid.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "properties": {
+    "basket_id": {
+      "description": "The return basket to close. Pass the return_basket handle (rb_...) that aftersales_add_return_item returned; never a number or name you made up.",
+      "type": "string"
+    }
+  },
+  "required": [
+    "basket_id"
+  ],
+  "type": "object"
+}`,
+	Destructive: true,
+	HandleInputs: []handleInput{
+		{Arg: "basket_id", Type: "return_basket"},
+	},
+	ConsumesHandle: "basket_id",
+	Scopes:         []string{"tickets:read"},
 }
 
 // toolAftersalesCreateTicket is the aftersales_create_ticket tool.
@@ -597,6 +678,34 @@ var toolAftersalesEstimateRefund = &toolSpec{
   },
   "type": "object"
 }`,
+	Scopes: []string{"tickets:read"},
+}
+
+// toolAftersalesGetReturnBasket is the aftersales_get_return_basket tool.
+//
+// Pure state tool from the override file: returns a state handle's state, no upstream call.
+var toolAftersalesGetReturnBasket = &toolSpec{
+	Name:        "aftersales_get_return_basket",
+	Title:       "What is in the return basket?",
+	Description: "Show the items collected in a return basket so far (order number, article number and quantity of each). Use it when the user asks \"what have I put in my return so far\". Returns the basket only, not ticket or refund details.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "properties": {
+    "basket_id": {
+      "description": "The return basket to show. Pass the return_basket handle (rb_...) that aftersales_add_return_item returned; never a number or name you made up.",
+      "type": "string"
+    }
+  },
+  "required": [
+    "basket_id"
+  ],
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	HandleInputs: []handleInput{
+		{Arg: "basket_id", Type: "return_basket"},
+	},
 	Scopes: []string{"tickets:read"},
 }
 

@@ -99,3 +99,31 @@ func TestRedisTwoReplicas(t *testing.T) {
 		t.Errorf("expired-handle error reveals the ticket: %s", r.text)
 	}
 }
+
+// TestRedisReturnBasket: a state handle's state is stored with its record
+// in Redis, so a basket started on one replica grows on another and is
+// consumed for both.
+func TestRedisReturnBasket(t *testing.T) {
+	redisURL := startRedis(t)
+	be := startBackend(t)
+	opts := Options{Auth: &AuthOptions{Tokens: testTokens()}, Now: newClock().Now, HandleStoreURL: redisURL}
+	_, urlA := startServer(t, be.URL, opts)
+	_, urlB := startServer(t, be.URL, opts)
+	el := &elicitor{action: "accept"}
+	a := connectHTTP(t, urlA, tokenC1, "2026-07-28", el, true)
+	b := connectHTTP(t, urlB, tokenC1, "2026-07-28", el, true)
+	benB := connectHTTP(t, urlB, tokenC2, "2026-07-28", el, true)
+
+	r := callTool(t, a, "aftersales_add_return_item", map[string]any{"order_id": "O-100001", "sku": "SKU-1", "quantity": 1})
+	mustOK(t, r, "create on A")
+	basket := r.str("basket_id")
+	mustOK(t, callTool(t, b, "aftersales_add_return_item", map[string]any{"basket_id": basket, "order_id": "O-100002", "sku": "SKU-2", "quantity": 3}), "add on B")
+	mustFail(t, callTool(t, benB, "aftersales_get_return_basket", map[string]any{"basket_id": basket}), "foreign on B", "was not issued to you")
+	r = callTool(t, a, "aftersales_get_return_basket", map[string]any{"basket_id": basket})
+	mustOK(t, r, "read on A")
+	if !strings.Contains(r.text, `"SKU-2"`) || !strings.Contains(r.text, `"SKU-1"`) {
+		t.Errorf("basket on A: %s", r.text)
+	}
+	mustOK(t, callTool(t, b, "aftersales_close_return_basket", map[string]any{"basket_id": basket}), "close on B")
+	mustFail(t, callTool(t, a, "aftersales_get_return_basket", map[string]any{"basket_id": basket}), "consumed on A", "unknown or has expired")
+}

@@ -46,8 +46,10 @@ func (tb *taskBuilder) handleTools(typ string, creators bool) []string {
 		}
 		hit := false
 		if creators {
-			hit = t.CreatesHandle != nil && t.CreatesHandle.Type == typ
+			hit = t.CreatesHandle != nil && t.CreatesHandle.Type == typ ||
+				t.UpdatesHandle != nil && t.UpdatesHandle.Type == typ
 		} else {
+			hit = t.UpdatesHandle != nil && t.UpdatesHandle.Type == typ
 			for _, f := range t.Input {
 				if f != nil && f.Handle == typ {
 					hit = true
@@ -142,7 +144,7 @@ func (tb *taskBuilder) handleInput(tool *ir.Tool, in *taskInput, final string, f
 	}
 	creators := tb.handleTools(f.Handle, true)
 	if len(creators) == 0 {
-		tb.problems.Errorf(tb.ov.Pos(fp+".handle"), "add creates_handle: {type: "+f.Handle+", from: ...} to the tool that returns the id", "no tool creates %s handles", f.Handle)
+		tb.problems.Errorf(tb.ov.Pos(fp+".handle"), "add creates_handle: {type: "+f.Handle+", from: ...} (or updates_handle: for state handles) to the tool that returns it", "no tool creates %s handles", f.Handle)
 		return
 	}
 	what := orWord(ht.Description, f.Handle)
@@ -205,6 +207,7 @@ func (tb *taskBuilder) stateTool(tool *ir.Tool, in *taskInput, t *overrides.Tool
 	if c := t.CreatesHandle; c != nil && tb.ov.Handles[c.Type] != nil {
 		tb.createsHandle(tool, c, tb.ov.Handles[c.Type], path+".creates_handle")
 	}
+	tb.stateToolNotes(tool, in, t, path)
 	if t.Confirm != "" {
 		if e, err := overrides.ParseExpr(t.Confirm); err == nil {
 			for _, r := range e.Refs {
@@ -353,6 +356,6 @@ func (tb *taskBuilder) finishState(srv *ir.Server) {
 			tb.problems.Warnf(ov.Pos("handles."+name), "add handle: "+name+" to the input of a tool that acts on it", "no tool takes %s handles", name)
 		}
 		srv.Handles = append(srv.Handles, ir.HandleType{Name: name, Prefix: h.Prefix, LifetimeSeconds: int(d.Seconds()),
-			Fixed: h.Expiry == "fixed", Description: h.Description, Creators: creators})
+			Fixed: h.Expiry == "fixed", State: h.State, Description: h.Description, Creators: creators})
 	}
 }

@@ -92,6 +92,10 @@ func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, 
 		if _, ok := tb.ov.Config[ref.Path[0]]; !ok {
 			tb.problems.Errorf(at, "add it under config:", "unknown config value %q", ref.Path[0])
 		}
+	case "handle":
+		if tb.checkHandleRef(ref, at) || tb.cur.Input[ref.Path[0]] != nil {
+			in.add(ref.Path[0], map[string]any{"type": "string"}, true, "")
+		}
 	case "steps":
 		id := ref.Path[0]
 		src, ok := scope[id]

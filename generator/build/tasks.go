@@ -21,6 +21,8 @@ type taskBuilder struct {
 	used     map[*opInfo]bool
 	prefix   string
 	problems *diag.List
+	// cur is the file tool being built.
+	cur *overrides.Tool
 }
 
 // indexOps finds operations by operationId and by "METHOD /path".
@@ -70,6 +72,7 @@ func (tb *taskBuilder) lookup(ref, path string) *opInfo {
 
 // build makes one task tool.
 func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
+	tb.cur = t
 	tool := ir.Tool{Name: t.Name}
 	if tb.prefix != "" {
 		tool.Name = snakeCase(tb.prefix) + "_" + t.Name
@@ -87,6 +90,8 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 		methods = []string{info.op.Method}
 	case len(t.Steps) > 0:
 		tool.Steps, methods = tb.steps(in, t.Steps, path+".steps")
+	case len(t.Actions) == 0:
+		tb.pureStateInputs(&tool, in, t, path)
 	default:
 		methods = tb.actions(&tool, in, t, path)
 	}
@@ -106,7 +111,11 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	tool.OutputSchema = tb.outputSchema(&tool, tb.stepInfos(tool.Steps))
 	tb.describe(&tool, in, t, methods)
 	tb.stateTool(&tool, in, t, path)
-	taskAnnotations(&tool, methods, t.Annotations)
+	if t.Operation == "" && len(t.Steps) == 0 && len(t.Actions) == 0 {
+		stateAnnotations(&tool, t)
+	} else {
+		taskAnnotations(&tool, methods, t.Annotations)
+	}
 	return tool, true
 }
 
@@ -136,6 +145,11 @@ func taskAnnotations(t *ir.Tool, methods []string, a *overrides.Annotations) {
 		t.Idempotent = t.Idempotent && one.Idempotent
 		t.Destructive = t.Destructive || one.Destructive
 	}
+	overrideAnnotations(t, a)
+}
+
+// overrideAnnotations applies the file's annotations.
+func overrideAnnotations(t *ir.Tool, a *overrides.Annotations) {
 	if a == nil {
 		return
 	}

@@ -73,6 +73,9 @@ func serverFields(srv *ir.Server) []jen.Code {
 			if h.Fixed {
 				vals = append(vals, field("Fixed", jen.True()))
 			}
+			if h.State {
+				vals = append(vals, field("State", jen.True()))
+			}
 			if len(h.Creators) > 0 {
 				vals = append(vals, field("Creators", stringSlice(h.Creators)))
 			}

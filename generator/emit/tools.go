@@ -81,6 +81,19 @@ func accessFields(t ir.Tool) []jen.Code {
 		fields = append(fields, field("CreatesHandle", jen.Op("&").Id("handleOutput").Custom(multi,
 			field("Type", jen.Lit(c.Type)), field("From", jen.Lit(c.From)), field("Field", jen.Lit(c.Field)))))
 	}
+	if u := t.UpdatesHandle; u != nil {
+		vals := []jen.Code{field("Type", jen.Lit(u.Type)), field("Arg", jen.Lit(u.Arg))}
+		if len(u.Append) > 0 {
+			vals = append(vals, field("Append", bindingsLiteral(u.Append)))
+		}
+		if len(u.Set) > 0 {
+			vals = append(vals, field("Set", bindingsLiteral(u.Set)))
+		}
+		fields = append(fields, field("UpdatesHandle", jen.Op("&").Id("handleUpdate").Custom(multi, vals...)))
+	}
+	if t.ConsumesHandle != "" {
+		fields = append(fields, field("ConsumesHandle", jen.Lit(t.ConsumesHandle)))
+	}
 	if len(t.Asks) > 0 {
 		var asks []jen.Code
 		for _, a := range t.Asks {

@@ -69,7 +69,10 @@ type HandleType struct {
 	// creation, otherwise every use restarts it.
 	LifetimeSeconds int
 	Fixed           bool
-	Description     string
+	// State: the handle names server-side state (a JSON object), not an
+	// upstream id.
+	State       bool
+	Description string
 	// Creators are the tools that return one, sorted.
 	Creators []string
 }
@@ -86,6 +89,16 @@ type CreatesHandle struct {
 	Type  string
 	From  string
 	Field string
+}
+
+// UpdatesHandle makes a pure state tool create (Arg absent) or update a
+// state handle: Append values are appended to array fields of the state,
+// Set values replace fields. Bindings are sorted by Arg (the field).
+type UpdatesHandle struct {
+	Type   string
+	Arg    string
+	Append []Binding
+	Set    []Binding
 }
 
 // Ask is an input asked from the user when the model leaves it out.
@@ -164,6 +177,10 @@ type Tool struct {
 	HandleInputs []HandleInput
 	// CreatesHandle, when set, adds a new handle to the result.
 	CreatesHandle *CreatesHandle
+	// UpdatesHandle, when set, makes the tool a pure state tool.
+	UpdatesHandle *UpdatesHandle
+	// ConsumesHandle names the handle input deleted after success.
+	ConsumesHandle string
 	// Asks are inputs asked from the user when missing, sorted by Arg.
 	Asks []Ask
 	// Confirm, when set, is the confirmation question asked before the

@@ -34,6 +34,8 @@ type HandleStore interface {
 	// Once records key for ttl and reports whether it was new; it makes
 	// one-time tokens (requestState) single use across replicas.
 	Once(ctx context.Context, key string, ttl time.Duration) (bool, error)
+	// Delete removes the record under key, if any.
+	Delete(ctx context.Context, key string) error
 	Close() error
 }
 
@@ -44,7 +46,8 @@ type HandleRecord struct {
 	// Owner is a digest of the creating caller's identity ("" digest for
 	// anonymous callers).
 	Owner string `json:"o"`
-	// Value is the upstream id as JSON.
+	// Value is the upstream id as JSON, or for state handles the state
+	// (a JSON object).
 	Value json.RawMessage `json:"v"`
 	// Expires is the expiry in Unix milliseconds.
 	Expires int64 `json:"e"`
@@ -138,6 +141,16 @@ func (m *memoryStore) Once(_ context.Context, key string, ttl time.Duration) (bo
 	return true, nil
 }
 
+func (m *memoryStore) Delete(_ context.Context, key string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if el, ok := m.items[key]; ok {
+		m.lru.Remove(el)
+		delete(m.items, key)
+	}
+	return nil
+}
+
 func (m *memoryStore) Close() error { return nil }
 
 // newRedisStore opens the Redis store from a redis:// URL; nil unless the
@@ -165,6 +178,8 @@ type handleManager struct {
 	types map[string]*handleType
 	now   func() time.Time
 	ns    string // key namespace: "oa2mcp:SERVER:"
+	// mu serialises state updates (read-modify-write) on this replica.
+	mu sync.Mutex
 	// prefixOf names the tool prefix for error text.
 }
 

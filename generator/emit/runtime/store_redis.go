@@ -61,6 +61,10 @@ func (r *redisStore) Get(ctx context.Context, key string) (HandleRecord, bool, e
 	return rec, true, nil
 }
 
+func (r *redisStore) Delete(ctx context.Context, key string) error {
+	return r.c.Del(ctx, key).Err()
+}
+
 func (r *redisStore) Once(ctx context.Context, key string, ttl time.Duration) (bool, error) {
 	return r.c.SetNX(ctx, key, "1", ttl).Result()
 }

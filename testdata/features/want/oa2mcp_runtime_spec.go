@@ -73,6 +73,9 @@ type handleType struct {
 	// creation, otherwise (sliding) every use restarts it.
 	LifetimeSeconds int
 	Fixed           bool
+	// State: the record holds a JSON object (e.g. a basket) that tools
+	// with UpdatesHandle grow over calls, instead of an upstream id.
+	State bool
 	// Creators name the tools that return one, for error messages.
 	Creators []string
 }
@@ -89,6 +92,17 @@ type handleOutput struct {
 	Type  string
 	From  string
 	Field string
+}
+
+// handleUpdate makes a pure state tool (no upstream call) create or
+// update a state handle: when input Arg is absent a new handle of Type is
+// created; each Append binding's value is appended to the array field
+// Arg of the state, each Set binding's value replaces field Arg.
+type handleUpdate struct {
+	Type   string
+	Arg    string
+	Append []binding
+	Set    []binding
 }
 
 // askInput is an input asked from the user (input_required, an
@@ -171,6 +185,13 @@ type toolSpec struct {
 	HandleInputs []handleInput
 	// CreatesHandle returns a new handle for an id in the result.
 	CreatesHandle *handleOutput
+	// UpdatesHandle makes a pure state tool that creates or grows a state
+	// handle. A tool with neither Op, Steps, Actions nor UpdatesHandle
+	// returns the state of its (one) state handle input.
+	UpdatesHandle *handleUpdate
+	// ConsumesHandle names a handle input whose handle is deleted once
+	// the tool succeeded.
+	ConsumesHandle string
 	// Asks are asked from the user when missing; Confirm, when set, is a
 	// question the user must accept before the tool runs (a template
 	// over ${input.NAME}).
