@@ -51,8 +51,9 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 
 	ops := selectOperations(doc.Operations, ov, &problems)
 	infos := make([]*opInfo, 0, len(ops))
+	text := textCache{}
 	for _, op := range ops {
-		if info, ok := analyzeOp(doc, op, schemes, &problems); ok {
+		if info, ok := analyzeOp(doc, op, schemes, text, &problems); ok {
 			infos = append(infos, info)
 		}
 	}
@@ -247,13 +248,13 @@ type opInfo struct {
 }
 
 // analyzeOp maps an operation's parameters and body onto input properties.
-func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.SecurityScheme, problems *diag.List) (*opInfo, bool) {
+func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.SecurityScheme, text textCache, problems *diag.List) (*opInfo, bool) {
 	security := op.Security
 	if security == nil {
 		security = doc.Security
 	}
 	security = supportedSecurity(security, schemes)
-	in := newInputBuilder(doc)
+	in := newInputBuilder(doc, text)
 	params := in.params(op, func(p *load.Parameter) bool { return skipParam(p, security, schemes) })
 	body := in.body(op.RequestBody)
 	info := &opInfo{

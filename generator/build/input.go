@@ -40,8 +40,8 @@ type paramNote struct {
 	summary  string
 }
 
-func newInputBuilder(doc *load.Document) *inputBuilder {
-	return &inputBuilder{w: newSchemaWriter(doc, true), props: map[string]any{}, taken: map[string]bool{}}
+func newInputBuilder(doc *load.Document, text textCache) *inputBuilder {
+	return &inputBuilder{w: newSchemaWriter(doc, true, text), props: map[string]any{}, taken: map[string]bool{}}
 }
 
 // claim returns a free property name for wire name wire at location loc.
@@ -91,7 +91,7 @@ func (b *inputBuilder) params(op *load.Operation, skip func(*load.Parameter) boo
 				}
 			}
 			required := p.Required || loc == "path"
-			b.add(name, schema, clip(plainText(p.Description), maxTopDescLen), required, p.Schema)
+			b.add(name, schema, clip(b.w.text.plain(p.Description), maxTopDescLen), required, p.Schema)
 			out = append(out, ir.Param{
 				Name: p.Name, Arg: name, In: loc, Style: p.Style, Explode: p.Explode,
 				AllowReserved: p.AllowReserved, Required: required,

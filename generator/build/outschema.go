@@ -18,7 +18,7 @@ func (tb *taskBuilder) outputSchema(tool *ir.Tool, infos map[string]*opInfo) str
 		return ""
 	}
 	base := tb.resultSchema(tool.Steps, infos)
-	w := newSchemaWriter(tb.doc, false)
+	w := newSchemaWriter(tb.doc, false, nil)
 	var root map[string]any
 	switch {
 	case o.Limit > 0:

@@ -31,10 +31,11 @@ type schemaWriter struct {
 	defs    map[string]any
 	pending []string
 	queued  map[string]bool
+	text    textCache
 }
 
-func newSchemaWriter(doc *load.Document, input bool) *schemaWriter {
-	return &schemaWriter{doc: doc, input: input, defs: map[string]any{}, queued: map[string]bool{}}
+func newSchemaWriter(doc *load.Document, input bool, text textCache) *schemaWriter {
+	return &schemaWriter{doc: doc, input: input, defs: map[string]any{}, queued: map[string]bool{}, text: text}
 }
 
 // resolve follows Ref nodes to the named schema they stand for.
@@ -85,9 +86,9 @@ func (w *schemaWriter) finishDefs() map[string]any {
 }
 
 func (w *schemaWriter) annotations(s *load.Schema, out map[string]any, depth int) {
-	desc := plainText(s.Description)
+	desc := w.text.plain(s.Description)
 	if desc == "" {
-		desc = plainText(s.Title)
+		desc = w.text.plain(s.Title)
 	}
 	if desc != "" {
 		if depth > 0 {

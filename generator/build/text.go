@@ -19,6 +19,23 @@ var (
 	spaces      = regexp.MustCompile(`\s+`)
 )
 
+// textCache memoises plainText for one Build: big specs repeat the same
+// parameter descriptions on hundreds of operations. A nil cache is valid
+// and caches nothing.
+type textCache map[string]string
+
+func (c textCache) plain(s string) string {
+	if c == nil {
+		return plainText(s)
+	}
+	if out, ok := c[s]; ok {
+		return out
+	}
+	out := plainText(s)
+	c[s] = out
+	return out
+}
+
 // plainText converts Markdown/HTML prose to one line of plain text.
 // Most spec prose has no markup, and big specs repeat the same parameter
 // descriptions hundreds of times, so plain strings skip the regexps.

@@ -19,6 +19,8 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"runtime"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
@@ -50,43 +52,68 @@ const (
 // Emit returns the generated files keyed by slash-separated path relative
 // to the output folder.
 func Emit(srv *ir.Server) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	add := func(name string, f *jen.File) error {
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
-			return fmt.Errorf("rendering %s: %w", name, err)
-		}
-		files[name] = buf.Bytes()
-		return nil
-	}
-	if err := add("oa2mcp_server.go", serverFile(srv)); err != nil {
-		return nil, err
-	}
+	jobs := []renderJob{{"oa2mcp_server.go", serverFile(srv)}}
 	for i, chunk := range chunkTools(srv.Tools) {
 		name := "oa2mcp_tools.go"
 		if i > 0 {
 			name = fmt.Sprintf("oa2mcp_tools_%d.go", i+1)
 		}
-		if err := add(name, toolsFile(srv, chunk)); err != nil {
-			return nil, err
-		}
+		jobs = append(jobs, renderJob{name, toolsFile(srv, chunk)})
 	}
-	if err := add(path.Join("cmd", srv.Name, "main.go"), mainFile(srv)); err != nil {
+	jobs = append(jobs, renderJob{path.Join("cmd", srv.Name, "main.go"), mainFile(srv)})
+	if !srv.NoCallTests {
+		jobs = append(jobs, renderJob{CallTestsFile, callTestsFile(srv)})
+	}
+	files, err := renderAll(jobs)
+	if err != nil {
 		return nil, err
 	}
 	if err := addRuntime(srv, files); err != nil {
 		return nil, err
-	}
-	if !srv.NoCallTests {
-		if err := add(CallTestsFile, callTestsFile(srv)); err != nil {
-			return nil, err
-		}
 	}
 	if err := addDocs(srv, files); err != nil {
 		return nil, err
 	}
 	if srv.GoMod != "" {
 		files["go.mod"] = goMod(srv)
+	}
+	return files, nil
+}
+
+// renderJob is one Go file to render.
+type renderJob struct {
+	name string
+	file *jen.File
+}
+
+// renderAll renders the files concurrently: rendering (gofmt included)
+// dominates generation time on big APIs, and files are independent. The
+// result does not depend on the order in which they finish.
+func renderAll(jobs []renderJob) (map[string][]byte, error) {
+	out := make([][]byte, len(jobs))
+	errs := make([]error, len(jobs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			var buf bytes.Buffer
+			if err := j.file.Render(&buf); err != nil {
+				errs[i] = fmt.Errorf("rendering %s: %w", j.name, err)
+				return
+			}
+			out[i] = buf.Bytes()
+		}()
+	}
+	wg.Wait()
+	files := make(map[string][]byte, len(jobs))
+	for i, j := range jobs {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		files[j.name] = out[i]
 	}
 	return files, nil
 }
