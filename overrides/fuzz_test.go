@@ -9,7 +9,7 @@ import (
 // FuzzDecode feeds arbitrary bytes to the override decoder: it must never
 // panic, and a nil file always comes with at least one error.
 func FuzzDecode(f *testing.F) {
-	for _, p := range []string{"../examples/petstore/overrides.yaml", "../testdata/bad-overrides/overrides.yaml", "../testdata/petstore-tasks/overrides.yaml"} {
+	for _, p := range []string{"../examples/petstore/overrides.yaml", "../testdata/bad-overrides/overrides.yaml", "../examples/aftersales/overrides.yaml"} {
 		if data, err := os.ReadFile(filepath.FromSlash(p)); err == nil {
 			f.Add(data)
 		}
