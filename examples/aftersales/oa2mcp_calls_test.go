@@ -24,12 +24,12 @@ var oa2mcpCallCases = []struct {
 	normal, boundary, invalid string
 	lenient                   bool
 }{
-	{toolAftersalesAddReturnItem, `{"order_id":"O-000000","quantity":1,"sku":"example"}`, `{"order_id":"O-000000","quantity":1,"sku":"example"}`, `{"quantity":1,"sku":"example"}`, true},
-	{toolAftersalesCancelTicket, `{"reason":"Found the right laptop in another parcel.","ticket":"example"}`, `{"reason":"x","ticket":"example"}`, `{"ticket":"example"}`, true},
-	{toolAftersalesCloseReturnBasket, `{"basket_id":"example"}`, `{"basket_id":"example"}`, `{}`, true},
+	{toolAftersalesAddReturnItem, `{"basket_id":"rb_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade","order_id":"O-000000","quantity":1,"sku":"example"}`, `{"basket_id":"example","order_id":"O-000000","quantity":1,"sku":"example"}`, `{"basket_id":"rb_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade","quantity":1,"sku":"example"}`, true},
+	{toolAftersalesCancelTicket, `{"reason":"Found the right laptop in another parcel.","ticket":"tkt_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"}`, `{"reason":"x","ticket":"example"}`, `{"ticket":"tkt_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"}`, true},
+	{toolAftersalesCloseReturnBasket, `{"basket_id":"rb_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"}`, `{"basket_id":"example"}`, `{}`, true},
 	{toolAftersalesCreateTicket, `{"description":"Left ear cup crackles at high volume.","order_id":"O-100001","reason":"defect","refund_method":"original_payment"}`, `{"description":"example","idempotency_key":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx","order_id":"O-000000","reason":"defect","refund_method":"original_payment"}`, `{"description":"Left ear cup crackles at high volume.","reason":"defect","refund_method":"original_payment"}`, true},
 	{toolAftersalesEstimateRefund, `{"order_id":"O-100001","reason":"defect"}`, `{"order_id":"O-000000","reason":"defect"}`, `{"reason":"defect"}`, true},
-	{toolAftersalesGetReturnBasket, `{"basket_id":"example"}`, `{"basket_id":"example"}`, `{}`, true},
+	{toolAftersalesGetReturnBasket, `{"basket_id":"rb_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"}`, `{"basket_id":"example"}`, `{}`, true},
 	{toolAftersalesListTickets, `{"offset":0,"status":"review"}`, `{"offset":0,"status":"review"}`, `{"offset":"not-a-integer","status":"review"}`, true},
 	{toolAftersalesQueryTicket, `{"ticket_id":"T-2026-1031"}`, `{"ticket_id":"T-0000-0000"}`, `{}`, true},
 }

@@ -15,6 +15,9 @@ var toolAftersalesAddReturnItem = &toolSpec{
   "properties": {
     "basket_id": {
       "description": "The return basket to add to; leave it out to start a new one. Pass the return_basket handle (rb_...) that aftersales_add_return_item returned; never a number or name you made up.",
+      "examples": [
+        "rb_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"
+      ],
       "type": "string"
     },
     "order_id": {
@@ -77,6 +80,9 @@ var toolAftersalesCancelTicket = &toolSpec{
     },
     "ticket": {
       "description": "The ticket to cancel. Pass the ticket handle (tkt_...) that aftersales_create_ticket or aftersales_query_ticket returned; never a number or name you made up.",
+      "examples": [
+        "tkt_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"
+      ],
       "type": "string"
     }
   },
@@ -188,6 +194,9 @@ var toolAftersalesCloseReturnBasket = &toolSpec{
   "properties": {
     "basket_id": {
       "description": "The return basket to close. Pass the return_basket handle (rb_...) that aftersales_add_return_item returned; never a number or name you made up.",
+      "examples": [
+        "rb_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"
+      ],
       "type": "string"
     }
   },
@@ -693,6 +702,9 @@ var toolAftersalesGetReturnBasket = &toolSpec{
   "properties": {
     "basket_id": {
       "description": "The return basket to show. Pass the return_basket handle (rb_...) that aftersales_add_return_item returned; never a number or name you made up.",
+      "examples": [
+        "rb_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"
+      ],
       "type": "string"
     }
   },
