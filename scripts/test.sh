@@ -18,8 +18,9 @@ fi
 echo "== go vet"
 go vet ./...
 
-echo "== drift check of the committed example"
+echo "== drift check of the committed examples"
 go run ./cmd/oa2mcp generate -c examples/petstore/oa2mcp.yaml --check
+go run ./cmd/oa2mcp generate -c examples/aftersales/oa2mcp.yaml --check
 
 echo "== go test"
 go test -count=1 -timeout 60m ./...
