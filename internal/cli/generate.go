@@ -87,14 +87,9 @@ func mergeConfig(cmd *cobra.Command, s *settings, path string) error {
 
 // runGenerate loads, generates and writes (or checks) one server.
 func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	prog := newProgress(stderr, s.verbose)
-	doc, problems := load.Load(ctx, s.spec, load.Options{AllowRemoteHosts: s.allowRemote})
+	doc, ov, problems := loadInputs(ctx, s)
 	prog.stage("load", loadDetail(s.spec, doc))
-	ov, ovProblems := readOverrides(s.overrides, doc)
-	problems = append(problems, ovProblems...)
 	if problems.HasErrors() {
 		return reportProblems(stderr, problems)
 	}
@@ -121,6 +116,18 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	}
 	prog.total()
 	return err
+}
+
+// loadInputs loads the spec and the overrides (the file, else the spec's
+// x-oa2mcp-* extensions), collecting the problems of both, so one run
+// reports everything wrong with either input.
+func loadInputs(ctx context.Context, s *settings) (*load.Document, *overrides.File, diag.List) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	doc, problems := load.Load(ctx, s.spec, load.Options{AllowRemoteHosts: s.allowRemote})
+	ov, ovProblems := readOverrides(s.overrides, doc)
+	return doc, ov, append(problems, ovProblems...)
 }
 
 // readOverrides reads the override file, or else the x-oa2mcp-*

@@ -13,7 +13,6 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/build"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/lint"
-	"github.com/oa2mcp/oa2mcp/generator/load"
 )
 
 // lintOptions are the flags of lint besides the shared settings.
@@ -94,12 +93,7 @@ func runLint(ctx context.Context, s *settings, o *lintOptions, stdout, stderr io
 // loadAndBuild reads the spec and builds the IR; input problems are
 // printed and returned as exit code 1.
 func loadAndBuild(ctx context.Context, s *settings, stderr io.Writer) (*ir.Server, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	doc, problems := load.Load(ctx, s.spec, load.Options{AllowRemoteHosts: s.allowRemote})
-	ov, ovProblems := readOverrides(s.overrides, doc)
-	problems = append(problems, ovProblems...)
+	doc, ov, problems := loadInputs(ctx, s)
 	if problems.HasErrors() {
 		return nil, reportProblems(stderr, problems)
 	}
