@@ -53,9 +53,7 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 	infos := make([]*opInfo, 0, len(ops))
 	text := textCache{}
 	for _, op := range ops {
-		if info, ok := analyzeOp(doc, op, schemes, text, &problems); ok {
-			infos = append(infos, info)
-		}
+		infos = append(infos, analyzeOp(doc, op, schemes, text))
 	}
 	used := map[*opInfo]bool{}
 	if ov != nil {
@@ -65,7 +63,7 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 		tb.finishState(srv)
 	}
 	if keepUnused(ov) {
-		srv.Tools = append(srv.Tools, defaultTools(infos, used, srv.Tools, toolPrefix(cfg))...)
+		srv.Tools = append(srv.Tools, defaultTools(infos, used, srv.Tools, toolPrefix(cfg), &problems)...)
 	}
 	sort.Slice(srv.Tools, func(i, j int) bool { return srv.Tools[i].Name < srv.Tools[j].Name })
 	assignGoNames(srv.Tools)
@@ -95,7 +93,7 @@ func keepUnused(ov *overrides.File) bool {
 
 // defaultTools makes one tool per unused operation. Task tools keep their
 // names; default names give way with a numeric suffix.
-func defaultTools(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool, prefix string) []ir.Tool {
+func defaultTools(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool, prefix string, problems *diag.List) []ir.Tool {
 	var rest []*opInfo
 	var ops []*load.Operation
 	for _, info := range infos {
@@ -110,9 +108,14 @@ func defaultTools(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool, prefi
 	}
 	wanted = append(wanted, toolNames(ops, prefix)...)
 	names := uniqueNames(wanted, maxToolName)[len(taken):]
-	tools := make([]ir.Tool, len(rest))
+	tools := make([]ir.Tool, 0, len(rest))
 	for i, info := range rest {
-		tools[i] = info.defaultTool(names[i])
+		tool, err := info.defaultTool(names[i])
+		if err != nil {
+			problems.Errorf(info.op.Pos, "simplify the schema or exclude the operation", "%s %s: input schema cannot be encoded: %v", info.op.Method, info.op.RawPath, err)
+			continue
+		}
+		tools = append(tools, tool)
 	}
 	return tools
 }
@@ -248,7 +251,7 @@ type opInfo struct {
 }
 
 // analyzeOp maps an operation's parameters and body onto input properties.
-func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.SecurityScheme, text textCache, problems *diag.List) (*opInfo, bool) {
+func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.SecurityScheme, text textCache) *opInfo {
 	security := op.Security
 	if security == nil {
 		security = doc.Security
@@ -257,23 +260,22 @@ func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.Sec
 	in := newInputBuilder(doc, text)
 	params := in.params(op, func(p *load.Parameter) bool { return skipParam(p, security, schemes) })
 	body := in.body(op.RequestBody)
-	info := &opInfo{
+	return &opInfo{
 		op: op, in: in, defs: in.w.finishDefs(), required: stringSet(in.required),
 		call: ir.Call{OperationID: op.ID, Method: op.Method, Path: op.Path, Params: params, Body: body, Security: security},
 	}
-	if _, err := ir.JSON(in.schema()); err != nil {
-		problems.Errorf(op.Pos, "simplify the schema or exclude the operation", "%s %s: input schema cannot be encoded: %v", op.Method, op.RawPath, err)
-		return nil, false
-	}
-	return info, true
 }
 
-// defaultTool is the one-to-one tool of the operation.
-func (info *opInfo) defaultTool(name string) ir.Tool {
+// defaultTool is the one-to-one tool of the operation. Encoding fails only
+// on values JSON cannot hold, such as a YAML .nan in an enum.
+func (info *opInfo) defaultTool(name string) (ir.Tool, error) {
 	op := info.op
 	schema := info.in.schema()
 	compressSchema(schema)
-	schemaJSON, _ := ir.JSON(schema)
+	schemaJSON, err := ir.JSON(schema)
+	if err != nil {
+		return ir.Tool{}, err
+	}
 	tool := ir.Tool{
 		Name:        name,
 		Title:       toolTitle(op, name),
@@ -286,7 +288,7 @@ func (info *opInfo) defaultTool(name string) ir.Tool {
 		tool.Description = d
 	}
 	setAnnotations(&tool, op.Method)
-	return tool
+	return tool, nil
 }
 
 func toolTitle(op *load.Operation, name string) string {
