@@ -1,6 +1,5 @@
-// Package e2e holds tests that drive whole generated servers: the public
-// spec corpus generated, compiled, started and listed through a real MCP
-// client.
+//go:build e2e
+
 package e2e
 
 import (
@@ -43,7 +42,7 @@ func TestCorpus(t *testing.T) {
 		t.Skip("corpus build takes minutes; run without -short")
 	}
 	corpus := testenv.CorpusDir(t)
-	mod := newTempModule(t)
+	mod := testenv.TempModule(t, "corpus")
 	results := map[string]*corpusResult{}
 	for _, e := range testenv.Corpus() {
 		results[e.Name] = generateEntry(t, corpus, mod, e)
@@ -59,23 +58,6 @@ func TestCorpus(t *testing.T) {
 	if path := os.Getenv("OA2MCP_CORPUS_TABLE"); path != "" {
 		writeTable(t, path, results)
 	}
-}
-
-// newTempModule makes a module that requires what generated code needs,
-// with this repository's go.sum, so go build works without the network.
-func newTempModule(t *testing.T) string {
-	root := testenv.RepoRoot(t)
-	dir := t.TempDir()
-	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gomod = []byte(strings.Replace(string(gomod), "module github.com/oa2mcp/oa2mcp", "module corpus", 1))
-	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644))
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	must(t, err)
-	must(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
-	return dir
 }
 
 func generateEntry(t *testing.T, corpus, mod string, e testenv.CorpusEntry) *corpusResult {
@@ -102,6 +84,7 @@ func generateEntry(t *testing.T, corpus, mod string, e testenv.CorpusEntry) *cor
 func buildAll(t *testing.T, mod string) {
 	cmd := exec.Command("go", "build", "-o", filepath.Join(mod, "bin")+string(filepath.Separator), "./...")
 	cmd.Dir = mod
+	cmd.Env = testenv.GoEnv()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build of the generated corpus servers failed: %v\n%s", err, truncate(string(out), 8000))

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 import (
@@ -25,10 +27,15 @@ func TestGoGenerateToolDirective(t *testing.T) {
 	root := testenv.RepoRoot(t)
 	mod := t.TempDir()
 	ggWrite(t, filepath.Join(mod, "go.mod"), "module example.com/svc\n\ngo "+goDirective(t, root)+
-		"\n\nrequire github.com/oa2mcp/oa2mcp v0.0.0-00010101000000-000000000000\n\nreplace github.com/oa2mcp/oa2mcp => "+root+"\n")
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
+		"\n\nrequire (\n\tgithub.com/oa2mcp/oa2mcp v0.5.0\n\tgithub.com/oa2mcp/oa2mcp/runtime v0.5.0\n)\n\n"+
+		"replace (\n\tgithub.com/oa2mcp/oa2mcp => "+root+"\n\tgithub.com/oa2mcp/oa2mcp/runtime => "+filepath.Join(root, "runtime")+"\n)\n")
+	var sum []byte
+	for _, f := range []string{"go.sum", "runtime/go.sum"} {
+		b, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum = append(sum, b...)
 	}
 	ggWrite(t, filepath.Join(mod, "go.sum"), string(sum))
 	spec, err := os.ReadFile(filepath.Join(root, "testdata", "features", "openapi.yaml"))

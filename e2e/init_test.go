@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 import (
@@ -40,7 +42,7 @@ func TestInitOnKubernetes(t *testing.T) {
 	if !strings.Contains(string(draft), "TODO") {
 		t.Error("the draft marks no weak spots with TODO")
 	}
-	mod := newTempModule(t)
+	mod := testenv.TempModule(t, "corpus")
 	dir := filepath.Join(mod, "k8s")
 	changes, err := write.Plan(dir, res.Files)
 	must(t, err)

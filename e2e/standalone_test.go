@@ -1,3 +1,5 @@
+//go:build e2e
+
 package e2e
 
 import (
@@ -11,19 +13,25 @@ import (
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
 )
 
-// TestStandaloneModule generates into a folder outside any Go module: the
-// generated go.mod must let `go mod tidy && go build ./...` succeed.
+// TestStandaloneModule generates into a folder outside any Go module,
+// with --runtime-dir: the generated go.mod must let `go mod tidy && go
+// build ./...` succeed, and the generated call cases must pass.
 func TestStandaloneModule(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "shop")
 	spec := filepath.Join(testenv.RepoRoot(t), "testdata", "features", "openapi.yaml")
 	var stdout, stderr strings.Builder
-	if code := cli.Run([]string{"generate", "--spec", spec, "--out", out, "--name", "shop"}, nil, &stdout, &stderr); code != 0 {
+	if code := cli.Run([]string{"generate", "--spec", spec, "--out", out, "--name", "shop", "--runtime-dir", testenv.RuntimeDir(t)}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("generate: exit %d\n%s", code, stderr.String())
 	}
-	for _, args := range [][]string{{"mod", "tidy"}, {"build", "./..."}, {"vet", "./..."}} {
+	gomod, err := os.ReadFile(filepath.Join(out, "go.mod"))
+	if err != nil || !strings.Contains(string(gomod), "replace github.com/oa2mcp/oa2mcp/runtime => ") {
+		t.Fatalf("go.mod without the runtime replace directive: %v\n%s", err, gomod)
+	}
+	for _, args := range [][]string{{"mod", "tidy"}, {"build", "./..."}, {"vet", "./..."}, {"test", "./..."}} {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = out
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		// tidy may need test dependencies of the SDK: the module proxy.
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, b)
 		}

@@ -6,15 +6,15 @@
 package generator
 
 import (
-	"github.com/oa2mcp/oa2mcp/generator/build"
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/emit"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 )
 
-// Config is the generation configuration; see build.Config.
-type Config = build.Config
+// Config is the generation configuration; see mapping.Config.
+type Config = mapping.Config
 
 // Result is what one generation produced.
 type Result struct {
@@ -30,7 +30,7 @@ type Result struct {
 // input always gives the same bytes. On errors it returns a nil Result
 // with the problems; warnings may accompany a good result.
 func Generate(doc *load.Document, cfg Config) (*Result, diag.List) {
-	srv, problems := build.Build(doc, cfg)
+	srv, problems := mapping.Build(doc, cfg)
 	if problems.HasErrors() {
 		return nil, problems
 	}

@@ -98,50 +98,24 @@ func TestGolden(t *testing.T) {
 			if _, err := os.Stat(errFile); err == nil && !*update {
 				t.Fatalf("want.err exists but generation succeeded:\n%s", problems.Error())
 			}
-			golden, _ := splitRuntime(res.Files)
-			compareDir(t, filepath.Join(c.dir, "want"), golden)
+			compareDir(t, filepath.Join(c.dir, "want"), res.Files)
 		})
 	}
 }
 
-// splitRuntime separates the runtime copies (oa2mcp_runtime_*.go, the
-// same in every case) from the files a case is about. Goldens keep only the
-// latter; the committed examples carry the runtime copies, which the drift
-// check and their end-to-end tests cover.
-func splitRuntime(files map[string][]byte) (golden, runtime map[string][]byte) {
-	golden, runtime = map[string][]byte{}, map[string][]byte{}
-	for name, data := range files {
-		if strings.HasPrefix(name, "oa2mcp_runtime_") {
-			runtime[name] = data
-		} else {
-			golden[name] = data
-		}
-	}
-	return golden, runtime
-}
-
-// TestGoldenCompiles type-checks every golden output, with the runtime
-// files it leaves out supplied as an overlay: "./..." patterns skip
-// testdata, so nothing else would notice a golden that does not compile.
+// TestGoldenCompiles type-checks every golden output against the runtime
+// package: "./..." patterns skip testdata, so nothing else would notice a
+// golden that does not compile.
 func TestGoldenCompiles(t *testing.T) {
 	var patterns []string
-	overlay := map[string][]byte{}
 	for _, c := range goldenCases(t) {
 		want := filepath.Join(c.dir, "want")
 		if _, err := os.Stat(want); err != nil {
 			continue
 		}
-		res, problems := generateCase(t, c)
-		if res == nil {
-			t.Fatalf("%s: %s", c.name, problems.Error())
-		}
-		_, runtime := splitRuntime(res.Files)
-		for name, data := range runtime {
-			overlay[filepath.Join(want, name)] = data
-		}
 		patterns = append(patterns, want, filepath.Join(want, "cmd", "..."))
 	}
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedSyntax, Dir: testenv.RepoRoot(t), Overlay: overlay}
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedSyntax, Dir: testenv.RepoRoot(t), Tests: true}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		t.Fatal(err)

@@ -15,9 +15,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/oa2mcp/oa2mcp/generator"
-	"github.com/oa2mcp/oa2mcp/generator/build"
 	"github.com/oa2mcp/oa2mcp/generator/emit"
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/overrides"
 )
 
@@ -84,7 +84,7 @@ func generate(ctx context.Context, s spec) (*generator.Result, *load.Document, g
 		cfg.Overrides = ov
 	}
 	start = time.Now()
-	srv, more := build.Build(doc, cfg)
+	srv, more := mapping.Build(doc, cfg)
 	gt.Build = time.Since(start)
 	if more.HasErrors() {
 		return nil, nil, gt, fmt.Errorf("build: %s", firstLine(more.Errors().Error()))

@@ -19,6 +19,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/oa2mcp/oa2mcp/runtime"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -87,8 +88,8 @@ func startBackend(t testing.TB) *countingBackend {
 	return b
 }
 
-func testTokens() map[string]Caller {
-	return map[string]Caller{
+func testTokens() map[string]runtime.Caller {
+	return map[string]runtime.Caller{
 		tokenC1:       {Subject: "C-1", Scopes: []string{"tickets:read", "tickets:write"}},
 		tokenC2:       {Subject: "C-2", Scopes: []string{"tickets:read", "tickets:write"}},
 		tokenReadOnly: {Subject: "C-1", Scopes: []string{"tickets:read"}},
@@ -236,7 +237,7 @@ func mustFail(t testing.TB, r result, what string, wants ...string) {
 func TestTicketFlow(t *testing.T) {
 	be := startBackend(t)
 	clock := newClock()
-	_, url := startServer(t, be.URL, Options{Auth: &AuthOptions{Tokens: testTokens()}, Now: clock.Now})
+	_, url := startServer(t, be.URL, Options{Auth: &runtime.AuthOptions{Tokens: testTokens()}, Now: clock.Now})
 	el := &elicitor{action: "accept", content: map[string]any{"refund_method": "store_credit"}}
 	cs := connectHTTP(t, url, tokenC1, "2026-07-28", el, true)
 
@@ -301,7 +302,7 @@ func TestTicketFlow(t *testing.T) {
 func TestHandleLifecycle(t *testing.T) {
 	be := startBackend(t)
 	clock := newClock()
-	_, url := startServer(t, be.URL, Options{Auth: &AuthOptions{Tokens: testTokens()}, Now: clock.Now})
+	_, url := startServer(t, be.URL, Options{Auth: &runtime.AuthOptions{Tokens: testTokens()}, Now: clock.Now})
 	el := &elicitor{action: "accept"}
 	ada := connectHTTP(t, url, tokenC1, "2026-07-28", el, true)
 	ben := connectHTTP(t, url, tokenC2, "2026-07-28", el, true)
@@ -358,7 +359,7 @@ func TestHandleLifecycle(t *testing.T) {
 func TestRequestState(t *testing.T) {
 	be := startBackend(t)
 	clock := newClock()
-	_, url := startServer(t, be.URL, Options{Auth: &AuthOptions{Tokens: testTokens()}, Now: clock.Now})
+	_, url := startServer(t, be.URL, Options{Auth: &runtime.AuthOptions{Tokens: testTokens()}, Now: clock.Now})
 	el := &elicitor{}
 	ada := connectHTTP(t, url, tokenC1, "2026-07-28", el, false)
 	ben := connectHTTP(t, url, tokenC2, "2026-07-28", el, false)
@@ -439,7 +440,7 @@ func TestAuthRejections(t *testing.T) {
 	os.WriteFile(jwksFile, []byte(jwks), 0o600)
 	tokFile := filepath.Join(dir, "tokens")
 	os.WriteFile(tokFile, []byte("# static tokens\nfile-token-0123456789 C-2 tickets:read\n"), 0o600)
-	_, url := startServer(t, be.URL, Options{Now: clock.Now, Auth: &AuthOptions{Tokens: testTokens(), TokensFile: tokFile,
+	_, url := startServer(t, be.URL, Options{Now: clock.Now, Auth: &runtime.AuthOptions{Tokens: testTokens(), TokensFile: tokFile,
 		JWKS: jwksFile, Issuer: "https://id.example.com", Audience: "aftersales-mcp"}})
 
 	now := clock.Now().Unix()
@@ -522,7 +523,7 @@ func TestAuthRejections(t *testing.T) {
 func TestRateLimit(t *testing.T) {
 	be := startBackend(t)
 	clock := newClock()
-	_, url := startServer(t, be.URL, Options{Auth: &AuthOptions{Tokens: testTokens()}, Now: clock.Now})
+	_, url := startServer(t, be.URL, Options{Auth: &runtime.AuthOptions{Tokens: testTokens()}, Now: clock.Now})
 	ada := connectHTTP(t, url, tokenC1, "2026-07-28", nil, true)
 	ben := connectHTTP(t, url, tokenC2, "2026-07-28", nil, true)
 	args := map[string]any{"order_id": "O-100001", "reason": "defect"}
@@ -576,7 +577,7 @@ func TestMCPHeader(t *testing.T) {
 // in the conversation), and a confirmation-gated tool refuses.
 func TestOlderClientStatelessHTTP(t *testing.T) {
 	be := startBackend(t)
-	_, url := startServer(t, be.URL, Options{Auth: &AuthOptions{Tokens: testTokens()}})
+	_, url := startServer(t, be.URL, Options{Auth: &runtime.AuthOptions{Tokens: testTokens()}})
 	el := &elicitor{action: "accept", content: map[string]any{"refund_method": "store_credit"}}
 	cs := connectHTTP(t, url, tokenC1, "2025-11-25", el, true)
 	r := callTool(t, cs, "aftersales_create_ticket", map[string]any{"order_id": "O-100002", "reason": "defect"})
@@ -680,7 +681,7 @@ var _ = bytes.NewReader
 func TestReturnBasket(t *testing.T) {
 	be := startBackend(t)
 	clock := newClock()
-	_, url := startServer(t, be.URL, Options{Auth: &AuthOptions{Tokens: testTokens()}, Now: clock.Now})
+	_, url := startServer(t, be.URL, Options{Auth: &runtime.AuthOptions{Tokens: testTokens()}, Now: clock.Now})
 	el := &elicitor{action: "accept"}
 	ada := connectHTTP(t, url, tokenC1, "2026-07-28", el, true)
 	ben := connectHTTP(t, url, tokenC2, "2026-07-28", el, true)

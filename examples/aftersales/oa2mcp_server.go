@@ -14,55 +14,91 @@ Environment:
 */
 package aftersales
 
-import "io"
+import (
+	"github.com/oa2mcp/oa2mcp/runtime"
+	redisstore "github.com/oa2mcp/oa2mcp/runtime/redisstore"
+	"io"
+)
+
+const (
+	// The generated code and package runtime must agree on their contract.
+	// If the next line does not compile ("overflows"), the runtime is older
+	// than this code: go get github.com/oa2mcp/oa2mcp/runtime@latest.
+	_ = runtime.EnforceVersion(runtime.MaxVersion - 1)
+	// If this one does not compile, this code is older than the runtime
+	// serves: regenerate it with a newer oa2mcp.
+	_ = runtime.EnforceVersion(1 - runtime.MinVersion)
+)
+
+// Options configures the server; see [runtime.Options].
+type Options = runtime.Options
+
+// Server is a aftersales MCP server; see [runtime.Server].
+type Server = runtime.Server
 
 // New returns the aftersales MCP server configured by opts.
 func New(opts Options) (*Server, error) {
-	return newServer(&serverDefinition, opts)
+	return runtime.NewServer(&definition, withFeatures(opts))
 }
 
 // Main runs the server as a command: it parses args, serves over stdio or
 // Streamable HTTP, and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runMain(&serverDefinition, args, stdin, stdout, stderr)
+	return MainWith(Options{}, args, stdin, stdout, stderr)
 }
 
-// serverDefinition describes the server and its tools; the runtime
-// in oa2mcp_runtime_*.go serves it.
-var serverDefinition = serverSpec{
+// MainWith is Main with options for what flags cannot set (hand-written
+// tools, middleware, a shared handle store); flags win over opts.
+func MainWith(opts Options, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runtime.Main(&definition, withFeatures(opts), args, stdin, stdout, stderr)
+}
+
+// Definition returns the server's definition, shared by every server of
+// this package: read it, do not change it.
+func Definition() *runtime.ServerDef {
+	return &definition
+}
+
+// withFeatures adds what this server was generated with to opts.
+func withFeatures(opts Options) Options {
+	if opts.OpenHandleStore == nil {
+		opts.OpenHandleStore = redisstore.Open
+	}
+	return opts
+}
+
+// definition describes the server and its tools; package
+// github.com/oa2mcp/oa2mcp/runtime serves it.
+var definition = runtime.ServerDef{
 	Name:           "aftersales",
 	Title:          "After-sales returns and repairs",
 	Version:        "1.4.0",
 	Instructions:   "Tools for a shop's after-sales service, acting for the signed-in customer: look up a return or repair ticket, list the customer's tickets, estimate a refund, open a ticket, and cancel one. Ticket numbers look like T-2026-1031 (T-YYYY-NNNN) and order numbers like O-100001 (O- and six digits); ask the user rather than guessing either. Ticket status goes review -> repair or refund -> closed; cancelled tickets are final. Typical flow: aftersales_estimate_refund when the user asks what they would get back, aftersales_create_ticket once they decide to return, aftersales_query_ticket to follow up. Opening and cancelling tickets change real records: confirm with the user first.",
 	DefaultBaseURL: "http://127.0.0.1:8082/api",
-	BaseURLEnv:     "AFTERSALES_BASE_URL",
-	Security: []securityScheme{
-		{
-			Name:      "apiKey",
-			Kind:      "apiKey",
-			In:        "header",
-			ParamName: "X-API-Key",
-			EnvVar:    "AFTERSALES_API_KEY",
-		},
+	EnvPrefix:      "AFTERSALES",
+	Security: []runtime.SecurityScheme{
+		{Name: "apiKey", Kind: "apiKey", In: "header", ParamName: "X-API-Key", EnvVar: "AFTERSALES_API_KEY", Description: "Service API key issued by the platform team."},
 	},
-	Handles: []*handleType{
+	Handles: []runtime.HandleType{
 		{
 			Name:            "return_basket",
 			Prefix:          "rb_",
 			LifetimeSeconds: 7200,
 			State:           true,
+			Description:     "return basket",
 			Creators:        []string{"aftersales_add_return_item"},
 		},
 		{
 			Name:            "ticket",
 			Prefix:          "tkt_",
 			LifetimeSeconds: 86400,
+			Description:     "after-sales ticket",
 			Creators:        []string{"aftersales_create_ticket", "aftersales_query_ticket"},
 		},
 	},
 	PassHeaders: []string{"Accept-Language"},
-	RateLimit:   &rateLimit{PerMinute: 120.0, Burst: 20},
-	Tools: []*toolSpec{
+	RateLimit:   &runtime.RateLimit{PerMinute: 120.0, Burst: 20},
+	Tools: []*runtime.Tool{
 		toolAftersalesAddReturnItem,
 		toolAftersalesCancelTicket,
 		toolAftersalesCloseReturnBasket,

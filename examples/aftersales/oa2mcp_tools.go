@@ -3,10 +3,12 @@
 
 package aftersales
 
+import "github.com/oa2mcp/oa2mcp/runtime"
+
 // toolAftersalesAddReturnItem is the aftersales_add_return_item tool.
 //
 // Pure state tool from the override file: creates or updates a return_basket handle, no upstream call.
-var toolAftersalesAddReturnItem = &toolSpec{
+var toolAftersalesAddReturnItem = &runtime.Tool{
 	Name:        "aftersales_add_return_item",
 	Title:       "Add an item to the return basket",
 	Description: "Add one item of an order to the customer's return basket, which collects what they want to send back before opening tickets. Use it when the user says \"I want to return this too\", once per item. Do not use it to open a return; use aftersales_create_ticket for that. Leave out basket_id to start a new return basket. Returns basket_id, a handle for this return basket to pass to this tool and aftersales_close_return_basket and aftersales_get_return_basket, and its state; it expires after 2 hours without use, and only you can use it.",
@@ -42,18 +44,21 @@ var toolAftersalesAddReturnItem = &toolSpec{
   ],
   "type": "object"
 }`,
-	HandleInputs: []handleInput{
+	HandleInputs: []runtime.HandleInput{
 		{Arg: "basket_id", Type: "return_basket"},
 	},
-	UpdatesHandle: &handleUpdate{
+	UpdatesHandle: &runtime.HandleUpdate{
 		Type: "return_basket",
 		Arg:  "basket_id",
-		Append: []binding{
-			{Arg: "items", Fields: []binding{
-				{Arg: "order_id", Expr: "${input.order_id}"},
-				{Arg: "quantity", Expr: "${input.quantity}"},
-				{Arg: "sku", Expr: "${input.sku}"},
-			}},
+		Append: []runtime.Binding{
+			{
+				Arg: "items",
+				Fields: []runtime.Binding{
+					{Arg: "order_id", Expr: "${input.order_id}"},
+					{Arg: "quantity", Expr: "${input.quantity}"},
+					{Arg: "sku", Expr: "${input.sku}"},
+				},
+			},
 		},
 	},
 	Scopes: []string{"tickets:read"},
@@ -62,7 +67,7 @@ var toolAftersalesAddReturnItem = &toolSpec{
 // toolAftersalesCancelTicket is the aftersales_cancel_ticket tool.
 //
 // POST /tickets/{ticketId}/cancel (operationId cancelTicket)
-var toolAftersalesCancelTicket = &toolSpec{
+var toolAftersalesCancelTicket = &runtime.Tool{
 	Name:        "aftersales_cancel_ticket",
 	Title:       "Cancel a return or repair ticket",
 	Description: "Cancel an open after-sales ticket (status review, repair or refund) when the user no longer wants the return or repair, e.g. \"cancel my return T-2026-1004, I found the right part\". Cancelling is final and cannot be undone: confirm with the user first, and give the reason in their words. A closed or already cancelled ticket cannot be cancelled; the error says so, and then nothing needs doing. Do not use it to look a ticket up or to change a ticket's details; use aftersales_query_ticket instead. ticket is the ticket handle (tkt_...) that aftersales_query_ticket or aftersales_create_ticket returned; look the ticket up first if you have only its number. Returns only the ticket's new status and the recorded reason, not the progress trail; it does not refund anything. Example arguments: {\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_abcdefghijklmnopqrstuvwxyz234567\"}. Asks the user to confirm before it runs.",
@@ -92,43 +97,6 @@ var toolAftersalesCancelTicket = &toolSpec{
   ],
   "type": "object"
 }`,
-	Destructive: true,
-	OpenWorld:   true,
-	Steps: []*step{
-		{
-			ID: "call",
-			Op: &operation{
-				Method: "POST",
-				Path:   "/tickets/{ticketId}/cancel",
-				Params: []param{
-					{Name: "ticketId", Arg: "ticketId", In: inPath, Style: "simple", Required: true},
-				},
-				Body: &body{
-					MediaType: "application/json",
-					Required:  true,
-					Fields: []bodyField{
-						{Name: "reason", Arg: "reason"},
-					},
-				},
-				Security: [][]string{{"apiKey"}},
-			},
-			Args: []binding{
-				{Arg: "reason", Expr: "${input.reason}"},
-				{Arg: "ticketId", Expr: "${input.ticket}"},
-			},
-		},
-	},
-	Output: &outputShape{
-		Pick: []pick{
-			{Name: "cancel_reason", Path: "cancel_reason"},
-			{Name: "order_id", Path: "order_id"},
-			{Name: "status", Path: "status"},
-			{Name: "ticket_id", Path: "id"},
-		},
-		Hints: []pick{
-			{Name: "next_steps", Path: "The ticket is cancelled for good; the order can get a new ticket with aftersales_create_ticket if the user changes their mind."},
-		},
-	},
 	OutputSchema: `{
   "properties": {
     "cancel_reason": {
@@ -175,7 +143,50 @@ var toolAftersalesCancelTicket = &toolSpec{
   },
   "type": "object"
 }`,
-	HandleInputs: []handleInput{
+	Destructive: true,
+	OpenWorld:   true,
+	Steps: []runtime.Step{
+		{
+			ID: "call",
+			Op: runtime.Operation{
+				OperationID: "cancelTicket",
+				Method:      "POST",
+				Path:        "/tickets/{ticketId}/cancel",
+				Params: []runtime.Param{
+					{Name: "ticketId", Arg: "ticketId", In: "path", Style: "simple", Required: true},
+				},
+				Body: &runtime.Body{
+					MediaType: "application/json",
+					Required:  true,
+					Fields: []runtime.BodyField{
+						{Name: "reason", Arg: "reason"},
+					},
+				},
+				Security: [][]string{
+					{"apiKey"},
+				},
+			},
+			Args: []runtime.Binding{
+				{Arg: "reason", Expr: "${input.reason}"},
+				{Arg: "ticketId", Expr: "${input.ticket}"},
+			},
+		},
+	},
+	Output: &runtime.Output{
+		Pick: []runtime.Pick{
+			{Name: "cancel_reason", Path: "cancel_reason"},
+			{Name: "order_id", Path: "order_id"},
+			{Name: "status", Path: "status"},
+			{Name: "ticket_id", Path: "id"},
+		},
+		Hints: []runtime.Pick{
+			{
+				Name: "next_steps",
+				Path: "The ticket is cancelled for good; the order can get a new ticket with aftersales_create_ticket if the user changes their mind.",
+			},
+		},
+	},
+	HandleInputs: []runtime.HandleInput{
 		{Arg: "ticket", Type: "ticket"},
 	},
 	Confirm: "Cancel ticket ${input.ticket} for good? Reason given - ${input.reason}",
@@ -185,7 +196,7 @@ var toolAftersalesCancelTicket = &toolSpec{
 // toolAftersalesCloseReturnBasket is the aftersales_close_return_basket tool.
 //
 // Pure state tool from the override file: returns a state handle's state, no upstream call.
-var toolAftersalesCloseReturnBasket = &toolSpec{
+var toolAftersalesCloseReturnBasket = &runtime.Tool{
 	Name:        "aftersales_close_return_basket",
 	Title:       "Empty and close the return basket",
 	Description: "Close a return basket once its items are dealt with, returning what it held. Use it when the user says \"forget the return\" or every item has its ticket. Returns the basket only, not ticket or refund details. Once it succeeds, the basket_id handle is used up and no longer valid.",
@@ -206,7 +217,7 @@ var toolAftersalesCloseReturnBasket = &toolSpec{
   "type": "object"
 }`,
 	Destructive: true,
-	HandleInputs: []handleInput{
+	HandleInputs: []runtime.HandleInput{
 		{Arg: "basket_id", Type: "return_basket"},
 	},
 	ConsumesHandle: "basket_id",
@@ -216,7 +227,7 @@ var toolAftersalesCloseReturnBasket = &toolSpec{
 // toolAftersalesCreateTicket is the aftersales_create_ticket tool.
 //
 // Task tool from the override file; calls POST, POST, POST operations.
-var toolAftersalesCreateTicket = &toolSpec{
+var toolAftersalesCreateTicket = &runtime.Tool{
 	Name:        "aftersales_create_ticket",
 	Title:       "Open a return or repair ticket",
 	Description: "Open an after-sales ticket to return or repair a whole order for the signed-in customer. It first validates the request, then runs the refund risk check, then creates the ticket, which starts in status review (a risky request is flagged for manual review and takes a few days longer). Use it when the user has decided to send something back (\"I want to return order O-100002\", \"my headphones are broken, open a repair\"). Do not use it just to find out how much money they would get back (use aftersales_estimate_refund) or to check an existing ticket (use aftersales_query_ticket). order_id is O- and six digits, e.g. O-100002; reason is defect, wrong_item, not_as_described or changed_mind; refund_method is original_payment, store_credit or bank_transfer (not for changed_mind) and must come from the user, never assumed. An order can have only one open ticket: a second attempt fails and names the existing ticket. Final-sale items cannot be returned for changed_mind. Changes real records: confirm with the user first. Pass the same idempotency_key when retrying after a timeout so no duplicate is created. Returns the new ticket number, status, estimated completion and the validation and risk outcome, not the order contents. Example arguments: {\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}. Returns ticket_handle, a handle for this after-sales ticket to pass to aftersales_cancel_ticket; it expires after 24 hours without use, and only you can use it. If you leave out refund_method, the user is asked for it.",
@@ -291,102 +302,6 @@ var toolAftersalesCreateTicket = &toolSpec{
   ],
   "type": "object"
 }`,
-	OpenWorld: true,
-	Steps: []*step{
-		{
-			ID: "validate",
-			Op: &operation{
-				Method: "POST",
-				Path:   "/tickets/validate",
-				Body: &body{
-					MediaType: "application/json",
-					Required:  true,
-					Fields: []bodyField{
-						{Name: "items", Arg: "items"},
-						{Name: "order_id", Arg: "order_id"},
-						{Name: "reason", Arg: "reason"},
-					},
-				},
-				Security: [][]string{{"apiKey"}},
-			},
-			Args: []binding{
-				{Arg: "order_id", Expr: "${input.order_id}"},
-				{Arg: "reason", Expr: "${input.reason}"},
-			},
-		},
-		{
-			ID: "risk",
-			Op: &operation{
-				Method: "POST",
-				Path:   "/risk/check",
-				Body: &body{
-					MediaType: "application/json",
-					Required:  true,
-					Fields: []bodyField{
-						{Name: "amount", Arg: "amount"},
-						{Name: "customer_id", Arg: "customer_id"},
-						{Name: "order_id", Arg: "order_id"},
-					},
-				},
-				Security: [][]string{{"apiKey"}},
-			},
-			Args: []binding{
-				{Arg: "amount", Expr: "${steps.validate.body.refundable_amount}"},
-				{Arg: "customer_id", Expr: "${identity.sub}"},
-				{Arg: "order_id", Expr: "${steps.validate.body.order_id}"},
-			},
-			After: []string{"validate"},
-		},
-		{
-			ID: "create",
-			Op: &operation{
-				Method: "POST",
-				Path:   "/tickets",
-				Params: []param{
-					{Name: "Idempotency-Key", Arg: "Idempotency-Key", In: inHeader, Style: "simple"},
-				},
-				Body: &body{
-					MediaType: "application/json",
-					Required:  true,
-					Fields: []bodyField{
-						{Name: "customer_id", Arg: "customer_id"},
-						{Name: "description", Arg: "description"},
-						{Name: "order_id", Arg: "order_id"},
-						{Name: "reason", Arg: "reason"},
-						{Name: "refund_method", Arg: "refund_method"},
-						{Name: "risk_assessment_id", Arg: "risk_assessment_id"},
-					},
-				},
-				Security:             [][]string{{"apiKey"}},
-				IdempotencyKeyHeader: "Idempotency-Key",
-			},
-			Args: []binding{
-				{Arg: "Idempotency-Key", Expr: "${input.idempotency_key}"},
-				{Arg: "customer_id", Expr: "${identity.sub}"},
-				{Arg: "description", Expr: "${input.description}"},
-				{Arg: "order_id", Expr: "${input.order_id}"},
-				{Arg: "reason", Expr: "${input.reason}"},
-				{Arg: "refund_method", Expr: "${input.refund_method}"},
-				{Arg: "risk_assessment_id", Expr: "${steps.risk.body.assessment_id}"},
-			},
-			After: []string{"risk"},
-		},
-	},
-	Output: &outputShape{
-		Pick: []pick{
-			{Name: "estimated_completion", Path: "create.estimated_completion"},
-			{Name: "order_id", Path: "create.order_id"},
-			{Name: "reason", Path: "create.reason"},
-			{Name: "refund_method", Path: "create.refund_method"},
-			{Name: "risk_decision", Path: "risk.decision"},
-			{Name: "status", Path: "create.status"},
-			{Name: "ticket_id", Path: "create.id"},
-			{Name: "validation_problems", Path: "validate.problems"},
-		},
-		Hints: []pick{
-			{Name: "next_steps", Path: "Give the user the ticket number; they can follow it with aftersales_query_ticket. If risk_decision is review, a person checks the request before the return is approved."},
-		},
-	},
 	OutputSchema: `{
   "$defs": {
     "ValidationProblem": {
@@ -500,12 +415,117 @@ var toolAftersalesCreateTicket = &toolSpec{
   },
   "type": "object"
 }`,
-	CreatesHandle: &handleOutput{
-		Type:  "ticket",
-		From:  "ticket_id",
-		Field: "ticket_handle",
+	OpenWorld: true,
+	Steps: []runtime.Step{
+		{
+			ID: "validate",
+			Op: runtime.Operation{
+				OperationID: "validateTicket",
+				Method:      "POST",
+				Path:        "/tickets/validate",
+				Body: &runtime.Body{
+					MediaType: "application/json",
+					Required:  true,
+					Fields: []runtime.BodyField{
+						{Name: "items", Arg: "items"},
+						{Name: "order_id", Arg: "order_id"},
+						{Name: "reason", Arg: "reason"},
+					},
+				},
+				Security: [][]string{
+					{"apiKey"},
+				},
+			},
+			Args: []runtime.Binding{
+				{Arg: "order_id", Expr: "${input.order_id}"},
+				{Arg: "reason", Expr: "${input.reason}"},
+			},
+			After: []string{},
+		},
+		{
+			ID: "risk",
+			Op: runtime.Operation{
+				OperationID: "riskCheck",
+				Method:      "POST",
+				Path:        "/risk/check",
+				Body: &runtime.Body{
+					MediaType: "application/json",
+					Required:  true,
+					Fields: []runtime.BodyField{
+						{Name: "amount", Arg: "amount"},
+						{Name: "customer_id", Arg: "customer_id"},
+						{Name: "order_id", Arg: "order_id"},
+					},
+				},
+				Security: [][]string{
+					{"apiKey"},
+				},
+			},
+			Args: []runtime.Binding{
+				{Arg: "amount", Expr: "${steps.validate.body.refundable_amount}"},
+				{Arg: "customer_id", Expr: "${identity.sub}"},
+				{Arg: "order_id", Expr: "${steps.validate.body.order_id}"},
+			},
+			After: []string{"validate"},
+		},
+		{
+			ID: "create",
+			Op: runtime.Operation{
+				OperationID: "createTicket",
+				Method:      "POST",
+				Path:        "/tickets",
+				Params: []runtime.Param{
+					{Name: "Idempotency-Key", Arg: "Idempotency-Key", In: "header", Style: "simple"},
+				},
+				Body: &runtime.Body{
+					MediaType: "application/json",
+					Required:  true,
+					Fields: []runtime.BodyField{
+						{Name: "customer_id", Arg: "customer_id"},
+						{Name: "description", Arg: "description"},
+						{Name: "order_id", Arg: "order_id"},
+						{Name: "reason", Arg: "reason"},
+						{Name: "refund_method", Arg: "refund_method"},
+						{Name: "risk_assessment_id", Arg: "risk_assessment_id"},
+					},
+				},
+				Security: [][]string{
+					{"apiKey"},
+				},
+				IdempotencyKeyHeader: "Idempotency-Key",
+			},
+			Args: []runtime.Binding{
+				{Arg: "Idempotency-Key", Expr: "${input.idempotency_key}"},
+				{Arg: "customer_id", Expr: "${identity.sub}"},
+				{Arg: "description", Expr: "${input.description}"},
+				{Arg: "order_id", Expr: "${input.order_id}"},
+				{Arg: "reason", Expr: "${input.reason}"},
+				{Arg: "refund_method", Expr: "${input.refund_method}"},
+				{Arg: "risk_assessment_id", Expr: "${steps.risk.body.assessment_id}"},
+			},
+			After: []string{"risk"},
+		},
 	},
-	Asks: []askInput{
+	Output: &runtime.Output{
+		Pick: []runtime.Pick{
+			{Name: "estimated_completion", Path: "create.estimated_completion"},
+			{Name: "order_id", Path: "create.order_id"},
+			{Name: "reason", Path: "create.reason"},
+			{Name: "refund_method", Path: "create.refund_method"},
+			{Name: "risk_decision", Path: "risk.decision"},
+			{Name: "status", Path: "create.status"},
+			{Name: "ticket_id", Path: "create.id"},
+			{Name: "validation_problems", Path: "validate.problems"},
+		},
+		Hints: []runtime.Pick{
+			{
+				Name: "next_steps",
+				Path: "Give the user the ticket number; they can follow it with aftersales_query_ticket. If risk_decision is review, a person checks the request before the return is approved.",
+			},
+		},
+	},
+	CreatesHandle: &runtime.HandleOutput{Type: "ticket", From: "ticket_id", Field: "ticket_handle"},
+	Asks: []runtime.Ask{
 		{
 			Arg:     "refund_method",
 			Message: "How would you like the money back (original payment, store credit or bank transfer)?",
@@ -518,7 +538,7 @@ var toolAftersalesCreateTicket = &toolSpec{
 // toolAftersalesEstimateRefund is the aftersales_estimate_refund tool.
 //
 // Task tool from the override file; calls POST, GET operations.
-var toolAftersalesEstimateRefund = &toolSpec{
+var toolAftersalesEstimateRefund = &runtime.Tool{
 	Name:        "aftersales_estimate_refund",
 	Title:       "Estimate a refund",
 	Description: "Estimate how much money the customer would get back for returning a whole order with a given reason, and which refund methods are offered. Use it when the user asks \"how much would I get back for O-100001\" or \"is there a fee if I just don't want it\". It only estimates: it creates no refund and no ticket, so nothing changes. Do not use it to start a return; use aftersales_create_ticket instead. order_id is O- and six digits, e.g. O-100001; reason is defect, wrong_item, not_as_described or changed_mind (changed_mind costs a 10% restocking fee, excludes final-sale items and cannot be paid by bank transfer). Also returns the names of the items in the order when they can be loaded. The final amount is only fixed once the returned items have been inspected. Example arguments: {\"order_id\":\"O-100001\",\"reason\":\"changed_mind\"}.",
@@ -564,60 +584,6 @@ var toolAftersalesEstimateRefund = &toolSpec{
   ],
   "type": "object"
 }`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Steps: []*step{
-		{
-			ID: "estimate",
-			Op: &operation{
-				Method: "POST",
-				Path:   "/refunds/estimate",
-				Body: &body{
-					MediaType: "application/json",
-					Required:  true,
-					Fields: []bodyField{
-						{Name: "order_id", Arg: "order_id"},
-						{Name: "reason", Arg: "reason"},
-					},
-				},
-				Security: [][]string{{"apiKey"}},
-			},
-			Args: []binding{
-				{Arg: "order_id", Expr: "${input.order_id}"},
-				{Arg: "reason", Expr: "${input.reason}"},
-			},
-		},
-		{
-			ID: "order",
-			Op: &operation{
-				Method: "GET",
-				Path:   "/orders/{orderId}",
-				Params: []param{
-					{Name: "orderId", Arg: "orderId", In: inPath, Style: "simple", Required: true},
-				},
-				Security: [][]string{{"apiKey"}},
-			},
-			Args: []binding{
-				{Arg: "orderId", Expr: "${input.order_id}"},
-			},
-			Optional: true,
-		},
-	},
-	Output: &outputShape{
-		Pick: []pick{
-			{Name: "amount", Path: "estimate.amount"},
-			{Name: "currency", Path: "estimate.currency"},
-			{Name: "items", Path: "order.items[].name"},
-			{Name: "method_options", Path: "estimate.method_options"},
-			{Name: "note", Path: "estimate.note"},
-			{Name: "order_id", Path: "estimate.order_id"},
-			{Name: "restocking_fee", Path: "estimate.restocking_fee"},
-		},
-		Hints: []pick{
-			{Name: "estimate_only", Path: "Estimate only: no refund or ticket exists for ${input.order_id}. To start the return, confirm reason and refund method with the user and call aftersales_create_ticket."},
-		},
-	},
 	OutputSchema: `{
   "$defs": {
     "RefundMethod": {
@@ -687,13 +653,78 @@ var toolAftersalesEstimateRefund = &toolSpec{
   },
   "type": "object"
 }`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Steps: []runtime.Step{
+		{
+			ID: "estimate",
+			Op: runtime.Operation{
+				OperationID: "estimateRefund",
+				Method:      "POST",
+				Path:        "/refunds/estimate",
+				Body: &runtime.Body{
+					MediaType: "application/json",
+					Required:  true,
+					Fields: []runtime.BodyField{
+						{Name: "order_id", Arg: "order_id"},
+						{Name: "reason", Arg: "reason"},
+					},
+				},
+				Security: [][]string{
+					{"apiKey"},
+				},
+			},
+			Args: []runtime.Binding{
+				{Arg: "order_id", Expr: "${input.order_id}"},
+				{Arg: "reason", Expr: "${input.reason}"},
+			},
+			After: []string{},
+		},
+		{
+			ID: "order",
+			Op: runtime.Operation{
+				OperationID: "getOrder",
+				Method:      "GET",
+				Path:        "/orders/{orderId}",
+				Params: []runtime.Param{
+					{Name: "orderId", Arg: "orderId", In: "path", Style: "simple", Required: true},
+				},
+				Security: [][]string{
+					{"apiKey"},
+				},
+			},
+			Args: []runtime.Binding{
+				{Arg: "orderId", Expr: "${input.order_id}"},
+			},
+			Optional: true,
+			After:    []string{},
+		},
+	},
+	Output: &runtime.Output{
+		Pick: []runtime.Pick{
+			{Name: "amount", Path: "estimate.amount"},
+			{Name: "currency", Path: "estimate.currency"},
+			{Name: "items", Path: "order.items[].name"},
+			{Name: "method_options", Path: "estimate.method_options"},
+			{Name: "note", Path: "estimate.note"},
+			{Name: "order_id", Path: "estimate.order_id"},
+			{Name: "restocking_fee", Path: "estimate.restocking_fee"},
+		},
+		Hints: []runtime.Pick{
+			{
+				Name: "estimate_only",
+				Path: "Estimate only: no refund or ticket exists for ${input.order_id}. To start the return, confirm reason and refund method with the user and call aftersales_create_ticket.",
+			},
+		},
+	},
 	Scopes: []string{"tickets:read"},
 }
 
 // toolAftersalesGetReturnBasket is the aftersales_get_return_basket tool.
 //
 // Pure state tool from the override file: returns a state handle's state, no upstream call.
-var toolAftersalesGetReturnBasket = &toolSpec{
+var toolAftersalesGetReturnBasket = &runtime.Tool{
 	Name:        "aftersales_get_return_basket",
 	Title:       "What is in the return basket?",
 	Description: "Show the items collected in a return basket so far (order number, article number and quantity of each). Use it when the user asks \"what have I put in my return so far\". Returns the basket only, not ticket or refund details.",
@@ -715,7 +746,7 @@ var toolAftersalesGetReturnBasket = &toolSpec{
 }`,
 	ReadOnly:   true,
 	Idempotent: true,
-	HandleInputs: []handleInput{
+	HandleInputs: []runtime.HandleInput{
 		{Arg: "basket_id", Type: "return_basket"},
 	},
 	Scopes: []string{"tickets:read"},
@@ -724,7 +755,7 @@ var toolAftersalesGetReturnBasket = &toolSpec{
 // toolAftersalesListTickets is the aftersales_list_tickets tool.
 //
 // GET /tickets (operationId listTickets)
-var toolAftersalesListTickets = &toolSpec{
+var toolAftersalesListTickets = &runtime.Tool{
 	Name:        "aftersales_list_tickets",
 	Title:       "List my tickets",
 	Description: "List the signed-in customer's after-sales tickets, newest first, with status, order number, reason and estimated completion, optionally only those in one status. Use it when the user asks \"what returns do I have open\" or does not remember a ticket number. Do not use it for the progress of one known ticket; use aftersales_query_ticket instead. status is one of review, repair, refund, closed, cancelled. Only the customer's own tickets are listed; it does not return descriptions, refund methods or progress. Returns at most 20 items per call with totalCount and hasMore; the list is partial, so never total or count from it. Example arguments: {\"status\":\"review\"}.",
@@ -764,39 +795,6 @@ var toolAftersalesListTickets = &toolSpec{
   },
   "type": "object"
 }`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Steps: []*step{
-		{
-			ID: "call",
-			Op: &operation{
-				Method: "GET",
-				Path:   "/tickets",
-				Params: []param{
-					{Name: "customer_id", Arg: "customer_id", In: inQuery, Style: "form", Explode: true},
-					{Name: "status", Arg: "status", In: inQuery, Style: "form", Explode: true},
-					{Name: "limit", Arg: "limit", In: inQuery, Style: "form", Explode: true},
-					{Name: "offset", Arg: "offset", In: inQuery, Style: "form", Explode: true},
-				},
-				Security: [][]string{{"apiKey"}},
-			},
-			Args: []binding{
-				{Arg: "customer_id", Expr: "${identity.sub}"},
-				{Arg: "limit", Const: "20"},
-				{Arg: "offset", Expr: "${input.offset}"},
-				{Arg: "status", Expr: "${input.status}"},
-			},
-		},
-	},
-	Output: &outputShape{
-		ListPath:  "items",
-		Limit:     20,
-		PageInput: "offset",
-		Hints: []pick{
-			{Name: "next_steps", Path: "Use aftersales_query_ticket with a ticket_id for a ticket's progress trail."},
-		},
-	},
 	OutputSchema: `{
   "$defs": {
     "CustomerId": {
@@ -918,13 +916,52 @@ var toolAftersalesListTickets = &toolSpec{
   ],
   "type": "object"
 }`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Steps: []runtime.Step{
+		{
+			ID: "call",
+			Op: runtime.Operation{
+				OperationID: "listTickets",
+				Method:      "GET",
+				Path:        "/tickets",
+				Params: []runtime.Param{
+					{Name: "customer_id", Arg: "customer_id", In: "query", Style: "form", Explode: true},
+					{Name: "status", Arg: "status", In: "query", Style: "form", Explode: true},
+					{Name: "limit", Arg: "limit", In: "query", Style: "form", Explode: true},
+					{Name: "offset", Arg: "offset", In: "query", Style: "form", Explode: true},
+				},
+				Security: [][]string{
+					{"apiKey"},
+				},
+			},
+			Args: []runtime.Binding{
+				{Arg: "customer_id", Expr: "${identity.sub}"},
+				{Arg: "limit", Const: "20"},
+				{Arg: "offset", Expr: "${input.offset}"},
+				{Arg: "status", Expr: "${input.status}"},
+			},
+		},
+	},
+	Output: &runtime.Output{
+		ListPath:  "items",
+		Limit:     20,
+		PageInput: "offset",
+		Hints: []runtime.Pick{
+			{
+				Name: "next_steps",
+				Path: "Use aftersales_query_ticket with a ticket_id for a ticket's progress trail.",
+			},
+		},
+	},
 	Scopes: []string{"tickets:read"},
 }
 
 // toolAftersalesQueryTicket is the aftersales_query_ticket tool.
 //
 // Task tool from the override file; calls GET, GET operations.
-var toolAftersalesQueryTicket = &toolSpec{
+var toolAftersalesQueryTicket = &runtime.Tool{
 	Name:        "aftersales_query_ticket",
 	Title:       "Where does my return or repair stand?",
 	Description: "Look up the current state of one after-sales ticket (a return or repair) by its ticket number, together with its progress trail: status (review, repair, refund, closed or cancelled), estimated completion date and the dated steps taken so far. Use it when the user asks \"where is my return\", \"any news on T-2026-1001\" or \"when will my repair be done\". Do not use it to find a ticket number or list several tickets; use aftersales_list_tickets instead (and aftersales_estimate_refund for what a return would pay back). ticket_id is formatted T-YYYY-NNNN, e.g. T-2026-1001. Read-only. Returns the order number but not the order's contents or prices; if the progress trail cannot be loaded the ticket is still returned, with the failure noted. Example arguments: {\"ticket_id\":\"T-2026-1001\"}. Returns ticket_handle, a handle for this after-sales ticket to pass to aftersales_cancel_ticket; it expires after 24 hours without use, and only you can use it.",
@@ -955,55 +992,6 @@ var toolAftersalesQueryTicket = &toolSpec{
   ],
   "type": "object"
 }`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Steps: []*step{
-		{
-			ID: "ticket",
-			Op: &operation{
-				Method: "GET",
-				Path:   "/tickets/{ticketId}",
-				Params: []param{
-					{Name: "ticketId", Arg: "ticketId", In: inPath, Style: "simple", Required: true},
-				},
-				Security: [][]string{{"apiKey"}},
-			},
-			Args: []binding{
-				{Arg: "ticketId", Expr: "${input.ticket_id}"},
-			},
-		},
-		{
-			ID: "progress",
-			Op: &operation{
-				Method: "GET",
-				Path:   "/tickets/{ticketId}/progress",
-				Params: []param{
-					{Name: "ticketId", Arg: "ticketId", In: inPath, Style: "simple", Required: true},
-				},
-				Security: [][]string{{"apiKey"}},
-			},
-			Args: []binding{
-				{Arg: "ticketId", Expr: "${input.ticket_id}"},
-			},
-			Optional: true,
-		},
-	},
-	Output: &outputShape{
-		Pick: []pick{
-			{Name: "cancel_reason", Path: "ticket.cancel_reason"},
-			{Name: "created_at", Path: "ticket.created_at"},
-			{Name: "estimated_completion", Path: "ticket.estimated_completion"},
-			{Name: "order_id", Path: "ticket.order_id"},
-			{Name: "progress", Path: "progress.events"},
-			{Name: "reason", Path: "ticket.reason"},
-			{Name: "status", Path: "ticket.status"},
-			{Name: "ticket_id", Path: "ticket.id"},
-		},
-		Hints: []pick{
-			{Name: "next_steps", Path: "While ticket ${input.ticket_id} is in review, repair or refund it can be cancelled with aftersales_cancel_ticket; closed and cancelled tickets are final. estimated_completion is null once a ticket is closed or cancelled."},
-		},
-	},
 	OutputSchema: `{
   "$defs": {
     "ProgressEvent": {
@@ -1110,10 +1098,66 @@ var toolAftersalesQueryTicket = &toolSpec{
   },
   "type": "object"
 }`,
-	CreatesHandle: &handleOutput{
-		Type:  "ticket",
-		From:  "ticket_id",
-		Field: "ticket_handle",
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Steps: []runtime.Step{
+		{
+			ID: "ticket",
+			Op: runtime.Operation{
+				OperationID: "getTicket",
+				Method:      "GET",
+				Path:        "/tickets/{ticketId}",
+				Params: []runtime.Param{
+					{Name: "ticketId", Arg: "ticketId", In: "path", Style: "simple", Required: true},
+				},
+				Security: [][]string{
+					{"apiKey"},
+				},
+			},
+			Args: []runtime.Binding{
+				{Arg: "ticketId", Expr: "${input.ticket_id}"},
+			},
+			After: []string{},
+		},
+		{
+			ID: "progress",
+			Op: runtime.Operation{
+				OperationID: "getTicketProgress",
+				Method:      "GET",
+				Path:        "/tickets/{ticketId}/progress",
+				Params: []runtime.Param{
+					{Name: "ticketId", Arg: "ticketId", In: "path", Style: "simple", Required: true},
+				},
+				Security: [][]string{
+					{"apiKey"},
+				},
+			},
+			Args: []runtime.Binding{
+				{Arg: "ticketId", Expr: "${input.ticket_id}"},
+			},
+			Optional: true,
+			After:    []string{},
+		},
 	},
-	Scopes: []string{"tickets:read"},
+	Output: &runtime.Output{
+		Pick: []runtime.Pick{
+			{Name: "cancel_reason", Path: "ticket.cancel_reason"},
+			{Name: "created_at", Path: "ticket.created_at"},
+			{Name: "estimated_completion", Path: "ticket.estimated_completion"},
+			{Name: "order_id", Path: "ticket.order_id"},
+			{Name: "progress", Path: "progress.events"},
+			{Name: "reason", Path: "ticket.reason"},
+			{Name: "status", Path: "ticket.status"},
+			{Name: "ticket_id", Path: "ticket.id"},
+		},
+		Hints: []runtime.Pick{
+			{
+				Name: "next_steps",
+				Path: "While ticket ${input.ticket_id} is in review, repair or refund it can be cancelled with aftersales_cancel_ticket; closed and cancelled tickets are final. estimated_completion is null once a ticket is closed or cancelled.",
+			},
+		},
+	},
+	CreatesHandle: &runtime.HandleOutput{Type: "ticket", From: "ticket_id", Field: "ticket_handle"},
+	Scopes:        []string{"tickets:read"},
 }

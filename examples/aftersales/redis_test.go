@@ -3,6 +3,7 @@ package aftersales
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/oa2mcp/oa2mcp/runtime"
 	"net"
 	"os/exec"
 	"strings"
@@ -49,7 +50,7 @@ func TestRedisTwoReplicas(t *testing.T) {
 	redisURL := startRedis(t)
 	be := startBackend(t)
 	clock := newClock()
-	opts := Options{Auth: &AuthOptions{Tokens: testTokens()}, Now: clock.Now, HandleStoreURL: redisURL}
+	opts := Options{Auth: &runtime.AuthOptions{Tokens: testTokens()}, Now: clock.Now, HandleStoreURL: redisURL}
 	_, urlA := startServer(t, be.URL, opts)
 	_, urlB := startServer(t, be.URL, opts)
 	if urlA == urlB {
@@ -106,7 +107,7 @@ func TestRedisTwoReplicas(t *testing.T) {
 func TestRedisReturnBasket(t *testing.T) {
 	redisURL := startRedis(t)
 	be := startBackend(t)
-	opts := Options{Auth: &AuthOptions{Tokens: testTokens()}, Now: newClock().Now, HandleStoreURL: redisURL}
+	opts := Options{Auth: &runtime.AuthOptions{Tokens: testTokens()}, Now: newClock().Now, HandleStoreURL: redisURL}
 	_, urlA := startServer(t, be.URL, opts)
 	_, urlB := startServer(t, be.URL, opts)
 	el := &elicitor{action: "accept"}

@@ -3,10 +3,12 @@
 
 package petstore
 
+import "github.com/oa2mcp/oa2mcp/runtime"
+
 // toolPetstoreCountStock is the petstore_count_stock tool.
 //
 // GET /store/inventory (operationId getInventory)
-var toolPetstoreCountStock = &toolSpec{
+var toolPetstoreCountStock = &runtime.Tool{
 	Name:        "petstore_count_stock",
 	Title:       "Stock by status",
 	Description: "Count the pets in the shop per sale status (available, pending, sold). Use it when the user asks \"how many pets are available\". Do not use it to list pets; use petstore_find_pets. Returns counts only, not the pets. Read-only.",
@@ -17,17 +19,20 @@ var toolPetstoreCountStock = &toolSpec{
 	ReadOnly:   true,
 	Idempotent: true,
 	OpenWorld:  true,
-	Op: &operation{
-		Method:   "GET",
-		Path:     "/store/inventory",
-		Security: [][]string{{"api_key"}},
+	Op: &runtime.Operation{
+		OperationID: "getInventory",
+		Method:      "GET",
+		Path:        "/store/inventory",
+		Security: [][]string{
+			{"api_key"},
+		},
 	},
 }
 
 // toolPetstoreFindPets is the petstore_find_pets tool.
 //
 // Task tool from the override file; calls GET, GET operations.
-var toolPetstoreFindPets = &toolSpec{
+var toolPetstoreFindPets = &runtime.Tool{
 	Name:        "petstore_find_pets",
 	Title:       "Find pets",
 	Description: "Find pets in the shop by sale status (available, pending or sold) or by tag, e.g. \"show me available pets\" or \"which pets are tagged friendly\". Use petstore_get_pet instead when the user gives a pet id. Returns each pet's id, name, status, category and tag names; it does not return photos or orders. Returns at most 20 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
@@ -79,55 +84,62 @@ var toolPetstoreFindPets = &toolSpec{
 	ReadOnly:   true,
 	Idempotent: true,
 	OpenWorld:  true,
-	Actions: []*action{
+	Actions: []runtime.Action{
 		{
-			Name: "by_status",
-			Steps: []*step{
+			Name:        "by_status",
+			Description: "Pets with the given status (default available).",
+			Steps: []runtime.Step{
 				{
 					ID: "by_status",
-					Op: &operation{
-						Method: "GET",
-						Path:   "/pet/findByStatus",
-						Params: []param{
-							{Name: "status", Arg: "status", In: inQuery, Style: "form", Explode: true},
+					Op: runtime.Operation{
+						OperationID: "findPetsByStatus",
+						Method:      "GET",
+						Path:        "/pet/findByStatus",
+						Params: []runtime.Param{
+							{Name: "status", Arg: "status", In: "query", Style: "form", Explode: true},
 						},
-						Security: [][]string{{"petstore_auth"}},
+						Security: [][]string{
+							{"petstore_auth"},
+						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "status", Expr: "${input.status}"},
 					},
 				},
 			},
 		},
 		{
-			Name: "by_tags",
-			Steps: []*step{
+			Name:        "by_tags",
+			Description: "Pets carrying any of the given tags.",
+			Steps: []runtime.Step{
 				{
 					ID: "by_tags",
-					Op: &operation{
-						Method: "GET",
-						Path:   "/pet/findByTags",
-						Params: []param{
-							{Name: "tags", Arg: "tags", In: inQuery, Style: "form", Explode: true},
+					Op: runtime.Operation{
+						OperationID: "findPetsByTags",
+						Method:      "GET",
+						Path:        "/pet/findByTags",
+						Params: []runtime.Param{
+							{Name: "tags", Arg: "tags", In: "query", Style: "form", Explode: true},
 						},
-						Security: [][]string{{"petstore_auth"}},
+						Security: [][]string{
+							{"petstore_auth"},
+						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "tags", Expr: "${input.tags}"},
 					},
 				},
 			},
 		},
 	},
-	Output: &outputShape{
-		Pick: []pick{
+	Output: &runtime.Output{
+		Pick: []runtime.Pick{
 			{Name: "category", Path: "category.name"},
 			{Name: "id", Path: "id"},
 			{Name: "name", Path: "name"},
 			{Name: "status", Path: "status"},
 			{Name: "tags", Path: "tags[].name"},
 		},
-		ListPath:  "",
 		Limit:     20,
 		PageInput: "offset",
 	},
@@ -136,7 +148,7 @@ var toolPetstoreFindPets = &toolSpec{
 // toolPetstoreGetPet is the petstore_get_pet tool.
 //
 // Task tool from the override file; calls GET, GET operations.
-var toolPetstoreGetPet = &toolSpec{
+var toolPetstoreGetPet = &runtime.Tool{
 	Name:        "petstore_get_pet",
 	Title:       "Pet details with shop stock",
 	Description: "Look up one pet by its numeric id (e.g. 3) together with the shop's current stock per status. Use it when the user asks \"tell me about pet 3\" or \"is pet 3 still available\". Do not use it to search: use petstore_find_pets for status or tag searches. Read-only; it does not return order history.",
@@ -155,43 +167,6 @@ var toolPetstoreGetPet = &toolSpec{
   ],
   "type": "object"
 }`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Steps: []*step{
-		{
-			ID: "pet",
-			Op: &operation{
-				Method: "GET",
-				Path:   "/pet/{petId}",
-				Params: []param{
-					{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
-				},
-				Security: [][]string{{"api_key"}, {"petstore_auth"}},
-			},
-			Args: []binding{
-				{Arg: "petId", Expr: "${input.pet_id}"},
-			},
-		},
-		{
-			ID: "stock",
-			Op: &operation{
-				Method:   "GET",
-				Path:     "/store/inventory",
-				Security: [][]string{{"api_key"}},
-			},
-			Optional: true,
-		},
-	},
-	Output: &outputShape{
-		Pick: []pick{
-			{Name: "pet", Path: "pet"},
-			{Name: "stock_by_status", Path: "stock"},
-		},
-		Hints: []pick{
-			{Name: "shop", Path: "${input.pet_id} at Swagger Petstore"},
-		},
-	},
 	OutputSchema: `{
   "$defs": {
     "Category": {
@@ -288,12 +263,58 @@ var toolPetstoreGetPet = &toolSpec{
   },
   "type": "object"
 }`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Steps: []runtime.Step{
+		{
+			ID: "pet",
+			Op: runtime.Operation{
+				OperationID: "getPetById",
+				Method:      "GET",
+				Path:        "/pet/{petId}",
+				Params: []runtime.Param{
+					{Name: "petId", Arg: "petId", In: "path", Style: "simple", Required: true},
+				},
+				Security: [][]string{
+					{"api_key"},
+					{"petstore_auth"},
+				},
+			},
+			Args: []runtime.Binding{
+				{Arg: "petId", Expr: "${input.pet_id}"},
+			},
+			After: []string{},
+		},
+		{
+			ID: "stock",
+			Op: runtime.Operation{
+				OperationID: "getInventory",
+				Method:      "GET",
+				Path:        "/store/inventory",
+				Security: [][]string{
+					{"api_key"},
+				},
+			},
+			Optional: true,
+			After:    []string{},
+		},
+	},
+	Output: &runtime.Output{
+		Pick: []runtime.Pick{
+			{Name: "pet", Path: "pet"},
+			{Name: "stock_by_status", Path: "stock"},
+		},
+		Hints: []runtime.Pick{
+			{Name: "shop", Path: "${input.pet_id} at Swagger Petstore"},
+		},
+	},
 }
 
 // toolPetstoreManageOrder is the petstore_manage_order tool.
 //
 // Task tool from the override file; calls DELETE, GET, POST operations.
-var toolPetstoreManageOrder = &toolSpec{
+var toolPetstoreManageOrder = &runtime.Tool{
 	Name:        "petstore_manage_order",
 	Title:       "Place, look up or cancel an order",
 	Description: "Work with purchase orders: place an order for a pet, look an order up by its numeric id, or cancel (delete) it. Use it when the user wants to buy a pet or asks about an order. Cancelling cannot be undone: confirm with the user first. Do not use it to change a pet; use petstore_manage_pet. Does not change the pet's own status and does not return payment data.",
@@ -367,20 +388,22 @@ var toolPetstoreManageOrder = &toolSpec{
 }`,
 	Destructive: true,
 	OpenWorld:   true,
-	Actions: []*action{
+	Actions: []runtime.Action{
 		{
-			Name: "cancel",
-			Steps: []*step{
+			Name:        "cancel",
+			Description: "Delete purchase order by identifier.",
+			Steps: []runtime.Step{
 				{
 					ID: "cancel",
-					Op: &operation{
-						Method: "DELETE",
-						Path:   "/store/order/{orderId}",
-						Params: []param{
-							{Name: "orderId", Arg: "orderId", In: inPath, Style: "simple", Required: true},
+					Op: runtime.Operation{
+						OperationID: "deleteOrder",
+						Method:      "DELETE",
+						Path:        "/store/order/{orderId}",
+						Params: []runtime.Param{
+							{Name: "orderId", Arg: "orderId", In: "path", Style: "simple", Required: true},
 						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "orderId", Expr: "${input.orderId}"},
 					},
 				},
@@ -388,18 +411,20 @@ var toolPetstoreManageOrder = &toolSpec{
 			Required: []string{"orderId"},
 		},
 		{
-			Name: "get",
-			Steps: []*step{
+			Name:        "get",
+			Description: "Find purchase order by ID.",
+			Steps: []runtime.Step{
 				{
 					ID: "get",
-					Op: &operation{
-						Method: "GET",
-						Path:   "/store/order/{orderId}",
-						Params: []param{
-							{Name: "orderId", Arg: "orderId", In: inPath, Style: "simple", Required: true},
+					Op: runtime.Operation{
+						OperationID: "getOrderById",
+						Method:      "GET",
+						Path:        "/store/order/{orderId}",
+						Params: []runtime.Param{
+							{Name: "orderId", Arg: "orderId", In: "path", Style: "simple", Required: true},
 						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "orderId", Expr: "${input.orderId}"},
 					},
 				},
@@ -407,16 +432,18 @@ var toolPetstoreManageOrder = &toolSpec{
 			Required: []string{"orderId"},
 		},
 		{
-			Name: "place",
-			Steps: []*step{
+			Name:        "place",
+			Description: "Place an order for a pet.",
+			Steps: []runtime.Step{
 				{
 					ID: "place",
-					Op: &operation{
-						Method: "POST",
-						Path:   "/store/order",
-						Body: &body{
+					Op: runtime.Operation{
+						OperationID: "placeOrder",
+						Method:      "POST",
+						Path:        "/store/order",
+						Body: &runtime.Body{
 							MediaType: "application/json",
-							Fields: []bodyField{
+							Fields: []runtime.BodyField{
 								{Name: "complete", Arg: "complete"},
 								{Name: "id", Arg: "id"},
 								{Name: "petId", Arg: "petId"},
@@ -426,7 +453,7 @@ var toolPetstoreManageOrder = &toolSpec{
 							},
 						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "complete", Expr: "${input.complete}"},
 						{Arg: "id", Expr: "${input.id}"},
 						{Arg: "petId", Expr: "${input.petId}"},
@@ -443,7 +470,7 @@ var toolPetstoreManageOrder = &toolSpec{
 // toolPetstoreManagePet is the petstore_manage_pet tool.
 //
 // Task tool from the override file; calls POST, DELETE, PUT, POST, POST operations.
-var toolPetstoreManagePet = &toolSpec{
+var toolPetstoreManagePet = &runtime.Tool{
 	Name:        "petstore_manage_pet",
 	Title:       "Add, change or remove a pet",
 	Description: "Change the shop's catalogue: add a new pet, replace a pet's record, change only its name or status, upload a photo, or delete a pet. Use it when the user asks to list, update or remove a pet; use petstore_find_pets or petstore_get_pet to look pets up. Deleting cannot be undone: confirm with the user first. Do not use it for orders; use petstore_manage_order. Returns the pet record, not its order history.",
@@ -565,19 +592,21 @@ var toolPetstoreManagePet = &toolSpec{
 }`,
 	Destructive: true,
 	OpenWorld:   true,
-	Actions: []*action{
+	Actions: []runtime.Action{
 		{
-			Name: "add",
-			Steps: []*step{
+			Name:        "add",
+			Description: "Add a new pet to the store.",
+			Steps: []runtime.Step{
 				{
 					ID: "add",
-					Op: &operation{
-						Method: "POST",
-						Path:   "/pet",
-						Body: &body{
+					Op: runtime.Operation{
+						OperationID: "addPet",
+						Method:      "POST",
+						Path:        "/pet",
+						Body: &runtime.Body{
 							MediaType: "application/json",
 							Required:  true,
-							Fields: []bodyField{
+							Fields: []runtime.BodyField{
 								{Name: "category", Arg: "category"},
 								{Name: "id", Arg: "id"},
 								{Name: "name", Arg: "name"},
@@ -586,9 +615,11 @@ var toolPetstoreManagePet = &toolSpec{
 								{Name: "tags", Arg: "tags"},
 							},
 						},
-						Security: [][]string{{"petstore_auth"}},
+						Security: [][]string{
+							{"petstore_auth"},
+						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "category", Expr: "${input.category}"},
 						{Arg: "id", Expr: "${input.id}"},
 						{Arg: "name", Expr: "${input.name}"},
@@ -601,20 +632,24 @@ var toolPetstoreManagePet = &toolSpec{
 			Required: []string{"name", "photoUrls"},
 		},
 		{
-			Name: "delete",
-			Steps: []*step{
+			Name:        "delete",
+			Description: "Deletes a pet.",
+			Steps: []runtime.Step{
 				{
 					ID: "delete",
-					Op: &operation{
-						Method: "DELETE",
-						Path:   "/pet/{petId}",
-						Params: []param{
-							{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
-							{Name: "api_key", Arg: "api_key", In: inHeader, Style: "simple"},
+					Op: runtime.Operation{
+						OperationID: "deletePet",
+						Method:      "DELETE",
+						Path:        "/pet/{petId}",
+						Params: []runtime.Param{
+							{Name: "petId", Arg: "petId", In: "path", Style: "simple", Required: true},
+							{Name: "api_key", Arg: "api_key", In: "header", Style: "simple"},
 						},
-						Security: [][]string{{"petstore_auth"}},
+						Security: [][]string{
+							{"petstore_auth"},
+						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "petId", Expr: "${input.petId}"},
 					},
 				},
@@ -622,17 +657,19 @@ var toolPetstoreManagePet = &toolSpec{
 			Required: []string{"petId"},
 		},
 		{
-			Name: "replace",
-			Steps: []*step{
+			Name:        "replace",
+			Description: "Update an existing pet.",
+			Steps: []runtime.Step{
 				{
 					ID: "replace",
-					Op: &operation{
-						Method: "PUT",
-						Path:   "/pet",
-						Body: &body{
+					Op: runtime.Operation{
+						OperationID: "updatePet",
+						Method:      "PUT",
+						Path:        "/pet",
+						Body: &runtime.Body{
 							MediaType: "application/json",
 							Required:  true,
-							Fields: []bodyField{
+							Fields: []runtime.BodyField{
 								{Name: "category", Arg: "category"},
 								{Name: "id", Arg: "id"},
 								{Name: "name", Arg: "name"},
@@ -641,9 +678,11 @@ var toolPetstoreManagePet = &toolSpec{
 								{Name: "tags", Arg: "tags"},
 							},
 						},
-						Security: [][]string{{"petstore_auth"}},
+						Security: [][]string{
+							{"petstore_auth"},
+						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "category", Expr: "${input.category}"},
 						{Arg: "id", Expr: "${input.id}"},
 						{Arg: "name", Expr: "${input.name}"},
@@ -656,21 +695,25 @@ var toolPetstoreManagePet = &toolSpec{
 			Required: []string{"name", "photoUrls"},
 		},
 		{
-			Name: "set_status",
-			Steps: []*step{
+			Name:        "set_status",
+			Description: "Change a pet's name and/or status only.",
+			Steps: []runtime.Step{
 				{
 					ID: "set_status",
-					Op: &operation{
-						Method: "POST",
-						Path:   "/pet/{petId}",
-						Params: []param{
-							{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
-							{Name: "name", Arg: "name", In: inQuery, Style: "form", Explode: true},
-							{Name: "status", Arg: "status", In: inQuery, Style: "form", Explode: true},
+					Op: runtime.Operation{
+						OperationID: "updatePetWithForm",
+						Method:      "POST",
+						Path:        "/pet/{petId}",
+						Params: []runtime.Param{
+							{Name: "petId", Arg: "petId", In: "path", Style: "simple", Required: true},
+							{Name: "name", Arg: "name", In: "query", Style: "form", Explode: true},
+							{Name: "status", Arg: "status", In: "query", Style: "form", Explode: true},
 						},
-						Security: [][]string{{"petstore_auth"}},
+						Security: [][]string{
+							{"petstore_auth"},
+						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "name", Expr: "${input.name}"},
 						{Arg: "petId", Expr: "${input.petId}"},
 						{Arg: "status", Expr: "${input.status}"},
@@ -680,24 +723,25 @@ var toolPetstoreManagePet = &toolSpec{
 			Required: []string{"petId"},
 		},
 		{
-			Name: "upload_photo",
-			Steps: []*step{
+			Name:        "upload_photo",
+			Description: "Uploads an image.",
+			Steps: []runtime.Step{
 				{
 					ID: "upload_photo",
-					Op: &operation{
-						Method: "POST",
-						Path:   "/pet/{petId}/uploadImage",
-						Params: []param{
-							{Name: "petId", Arg: "petId", In: inPath, Style: "simple", Required: true},
-							{Name: "additionalMetadata", Arg: "additionalMetadata", In: inQuery, Style: "form", Explode: true},
+					Op: runtime.Operation{
+						OperationID: "uploadFile",
+						Method:      "POST",
+						Path:        "/pet/{petId}/uploadImage",
+						Params: []runtime.Param{
+							{Name: "petId", Arg: "petId", In: "path", Style: "simple", Required: true},
+							{Name: "additionalMetadata", Arg: "additionalMetadata", In: "query", Style: "form", Explode: true},
 						},
-						Body: &body{
-							MediaType: "application/octet-stream",
-							Arg:       "body",
+						Body: &runtime.Body{MediaType: "application/octet-stream", Arg: "body"},
+						Security: [][]string{
+							{"petstore_auth"},
 						},
-						Security: [][]string{{"petstore_auth"}},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "additionalMetadata", Expr: "${input.additionalMetadata}"},
 						{Arg: "body", Expr: "${input.body}"},
 						{Arg: "petId", Expr: "${input.petId}"},
@@ -712,7 +756,7 @@ var toolPetstoreManagePet = &toolSpec{
 // toolPetstoreManageSession is the petstore_manage_session tool.
 //
 // Task tool from the override file; calls GET, GET operations.
-var toolPetstoreManageSession = &toolSpec{
+var toolPetstoreManageSession = &runtime.Tool{
 	Name:        "petstore_manage_session",
 	Title:       "Log in or out",
 	Description: "Log a customer in with username and password, or log the current session out. Use it only when the user asks to log in or out. Do not use it for account changes; use petstore_manage_user. Returns a session string valid for one hour, not the account details.",
@@ -744,21 +788,23 @@ var toolPetstoreManageSession = &toolSpec{
 	ReadOnly:   true,
 	Idempotent: true,
 	OpenWorld:  true,
-	Actions: []*action{
+	Actions: []runtime.Action{
 		{
-			Name: "login",
-			Steps: []*step{
+			Name:        "login",
+			Description: "Logs user into the system.",
+			Steps: []runtime.Step{
 				{
 					ID: "login",
-					Op: &operation{
-						Method: "GET",
-						Path:   "/user/login",
-						Params: []param{
-							{Name: "username", Arg: "username", In: inQuery, Style: "form", Explode: true},
-							{Name: "password", Arg: "password", In: inQuery, Style: "form", Explode: true},
+					Op: runtime.Operation{
+						OperationID: "loginUser",
+						Method:      "GET",
+						Path:        "/user/login",
+						Params: []runtime.Param{
+							{Name: "username", Arg: "username", In: "query", Style: "form", Explode: true},
+							{Name: "password", Arg: "password", In: "query", Style: "form", Explode: true},
 						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "password", Expr: "${input.password}"},
 						{Arg: "username", Expr: "${input.username}"},
 					},
@@ -766,14 +812,12 @@ var toolPetstoreManageSession = &toolSpec{
 			},
 		},
 		{
-			Name: "logout",
-			Steps: []*step{
+			Name:        "logout",
+			Description: "Logs out current logged in user session.",
+			Steps: []runtime.Step{
 				{
 					ID: "logout",
-					Op: &operation{
-						Method: "GET",
-						Path:   "/user/logout",
-					},
+					Op: runtime.Operation{OperationID: "logoutUser", Method: "GET", Path: "/user/logout"},
 				},
 			},
 		},
@@ -783,7 +827,7 @@ var toolPetstoreManageSession = &toolSpec{
 // toolPetstoreManageUser is the petstore_manage_user tool.
 //
 // Task tool from the override file; calls POST, POST, DELETE, GET, PUT operations.
-var toolPetstoreManageUser = &toolSpec{
+var toolPetstoreManageUser = &runtime.Tool{
 	Name:        "petstore_manage_user",
 	Title:       "Manage customer accounts",
 	Description: "Create, look up, update or delete customer accounts by username, or create several at once. Use it for account questions; use petstore_manage_session to log in or out. Deleting an account cannot be undone: confirm with the user first. Do not use it for pets or orders. Never repeat a user's password to anyone; it does not return session tokens.",
@@ -959,18 +1003,20 @@ var toolPetstoreManageUser = &toolSpec{
 }`,
 	Destructive: true,
 	OpenWorld:   true,
-	Actions: []*action{
+	Actions: []runtime.Action{
 		{
-			Name: "create",
-			Steps: []*step{
+			Name:        "create",
+			Description: "Create user.",
+			Steps: []runtime.Step{
 				{
 					ID: "create",
-					Op: &operation{
-						Method: "POST",
-						Path:   "/user",
-						Body: &body{
+					Op: runtime.Operation{
+						OperationID: "createUser",
+						Method:      "POST",
+						Path:        "/user",
+						Body: &runtime.Body{
 							MediaType: "application/json",
-							Fields: []bodyField{
+							Fields: []runtime.BodyField{
 								{Name: "email", Arg: "email"},
 								{Name: "firstName", Arg: "firstName"},
 								{Name: "id", Arg: "id"},
@@ -982,7 +1028,7 @@ var toolPetstoreManageUser = &toolSpec{
 							},
 						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "email", Expr: "${input.email}"},
 						{Arg: "firstName", Expr: "${input.firstName}"},
 						{Arg: "id", Expr: "${input.id}"},
@@ -996,37 +1042,38 @@ var toolPetstoreManageUser = &toolSpec{
 			},
 		},
 		{
-			Name: "create_many",
-			Steps: []*step{
+			Name:        "create_many",
+			Description: "Creates list of users with given input array.",
+			Steps: []runtime.Step{
 				{
 					ID: "create_many",
-					Op: &operation{
-						Method: "POST",
-						Path:   "/user/createWithList",
-						Body: &body{
-							MediaType: "application/json",
-							Arg:       "body",
-						},
+					Op: runtime.Operation{
+						OperationID: "createUsersWithListInput",
+						Method:      "POST",
+						Path:        "/user/createWithList",
+						Body:        &runtime.Body{MediaType: "application/json", Arg: "body"},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "body", Expr: "${input.body}"},
 					},
 				},
 			},
 		},
 		{
-			Name: "delete",
-			Steps: []*step{
+			Name:        "delete",
+			Description: "Delete user resource.",
+			Steps: []runtime.Step{
 				{
 					ID: "delete",
-					Op: &operation{
-						Method: "DELETE",
-						Path:   "/user/{username}",
-						Params: []param{
-							{Name: "username", Arg: "username", In: inPath, Style: "simple", Required: true},
+					Op: runtime.Operation{
+						OperationID: "deleteUser",
+						Method:      "DELETE",
+						Path:        "/user/{username}",
+						Params: []runtime.Param{
+							{Name: "username", Arg: "username", In: "path", Style: "simple", Required: true},
 						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "username", Expr: "${input.username}"},
 					},
 				},
@@ -1034,18 +1081,20 @@ var toolPetstoreManageUser = &toolSpec{
 			Required: []string{"username"},
 		},
 		{
-			Name: "get",
-			Steps: []*step{
+			Name:        "get",
+			Description: "Get user by user name.",
+			Steps: []runtime.Step{
 				{
 					ID: "get",
-					Op: &operation{
-						Method: "GET",
-						Path:   "/user/{username}",
-						Params: []param{
-							{Name: "username", Arg: "username", In: inPath, Style: "simple", Required: true},
+					Op: runtime.Operation{
+						OperationID: "getUserByName",
+						Method:      "GET",
+						Path:        "/user/{username}",
+						Params: []runtime.Param{
+							{Name: "username", Arg: "username", In: "path", Style: "simple", Required: true},
 						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "username", Expr: "${input.username}"},
 					},
 				},
@@ -1053,19 +1102,21 @@ var toolPetstoreManageUser = &toolSpec{
 			Required: []string{"username"},
 		},
 		{
-			Name: "update",
-			Steps: []*step{
+			Name:        "update",
+			Description: "Update user resource.",
+			Steps: []runtime.Step{
 				{
 					ID: "update",
-					Op: &operation{
-						Method: "PUT",
-						Path:   "/user/{username}",
-						Params: []param{
-							{Name: "username", Arg: "username", In: inPath, Style: "simple", Required: true},
+					Op: runtime.Operation{
+						OperationID: "updateUser",
+						Method:      "PUT",
+						Path:        "/user/{username}",
+						Params: []runtime.Param{
+							{Name: "username", Arg: "username", In: "path", Style: "simple", Required: true},
 						},
-						Body: &body{
+						Body: &runtime.Body{
 							MediaType: "application/json",
-							Fields: []bodyField{
+							Fields: []runtime.BodyField{
 								{Name: "username", Arg: "body_username"},
 								{Name: "email", Arg: "email"},
 								{Name: "firstName", Arg: "firstName"},
@@ -1077,7 +1128,7 @@ var toolPetstoreManageUser = &toolSpec{
 							},
 						},
 					},
-					Args: []binding{
+					Args: []runtime.Binding{
 						{Arg: "body_username", Expr: "${input.body_username}"},
 						{Arg: "email", Expr: "${input.email}"},
 						{Arg: "firstName", Expr: "${input.firstName}"},

@@ -8,6 +8,7 @@ import (
 	"text/template"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime"
 	"github.com/oa2mcp/oa2mcp/templates"
 )
 
@@ -67,10 +68,10 @@ func newDocData(srv *ir.Server) *docData {
 	}
 	for _, s := range srv.Security {
 		switch {
-		case s.Kind == ir.Basic:
+		case s.Kind == runtime.Basic:
 			d.Credentials = append(d.Credentials, docCredential{s.EnvVar, fmt.Sprintf("user name for HTTP basic auth (scheme %s)", s.Name)},
 				docCredential{s.PasswordEnv, fmt.Sprintf("password for HTTP basic auth (scheme %s)", s.Name)})
-		case s.Kind == ir.Bearer:
+		case s.Kind == runtime.Bearer:
 			d.Credentials = append(d.Credentials, docCredential{s.EnvVar, fmt.Sprintf("bearer token (scheme %s)", s.Name)})
 		default:
 			d.Credentials = append(d.Credentials, docCredential{s.EnvVar, fmt.Sprintf("API key sent in the %s %s `%s` (scheme %s)", s.In, paramWord(s.In), s.ParamName, s.Name)})

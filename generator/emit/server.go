@@ -2,21 +2,68 @@ package emit
 
 import (
 	"fmt"
-	"sort"
+	"reflect"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // serverFile renders oa2mcp_server.go: the package documentation, the
-// public entry points and the server definition.
-func serverFile(srv *ir.Server) *jen.File {
+// version guard, the public entry points and the server definition.
+func serverFile(srv *ir.Server) (*jen.File, error) {
 	f := newFile(srv, srv.Package)
 	f.PackageComment(packageDoc(srv))
+	versionGuard(f)
+	entryPoints(f, srv)
+	// The tools are variables of their own (oa2mcp_tools*.go): the
+	// definition lists them by name, in place of its own Tools field.
+	def := srv.ServerDef
+	def.Tools = nil
+	fields, err := structFields(reflect.ValueOf(def))
+	if err != nil {
+		return nil, fmt.Errorf("server definition: %w", err)
+	}
+	var tools []jen.Code
+	for _, t := range srv.Tools {
+		tools = append(tools, jen.Id(t.GoName))
+	}
+	fields = append(fields, field("Tools", jen.Index().Op("*").Qual(runtimePath, "Tool").Custom(multi, tools...)))
+	f.Comment("definition describes the server and its tools; package")
+	f.Comment("github.com/oa2mcp/oa2mcp/runtime serves it.")
+	f.Var().Id("definition").Op("=").Qual(runtimePath, "ServerDef").Custom(multi, fields...)
+	return f, nil
+}
+
+// versionGuard renders the compile-time check that the generated code
+// and the runtime agree on the contract.
+func versionGuard(f *jen.File) {
+	v := jen.Lit(runtime.MaxVersion)
+	f.Const().Defs(
+		jen.Comment("The generated code and package runtime must agree on their contract."),
+		jen.Comment("If the next line does not compile (\"overflows\"), the runtime is older"),
+		jen.Comment("than this code: go get github.com/oa2mcp/oa2mcp/runtime@latest."),
+		jen.Id("_").Op("=").Qual(runtimePath, "EnforceVersion").Call(jen.Qual(runtimePath, "MaxVersion").Op("-").Add(v)),
+		jen.Comment("If this one does not compile, this code is older than the runtime"),
+		jen.Comment("serves: regenerate it with a newer oa2mcp."),
+		jen.Id("_").Op("=").Qual(runtimePath, "EnforceVersion").Call(v.Clone().Op("-").Qual(runtimePath, "MinVersion")),
+	)
+	f.Line()
+}
+
+// entryPoints renders Options, Server, New, Main, MainWith and
+// Definition.
+func entryPoints(f *jen.File, srv *ir.Server) {
+	f.Comment("Options configures the server; see [runtime.Options].")
+	f.Type().Id("Options").Op("=").Qual(runtimePath, "Options")
+	f.Line()
+	f.Comment("Server is a " + srv.Name + " MCP server; see [runtime.Server].")
+	f.Type().Id("Server").Op("=").Qual(runtimePath, "Server")
+	f.Line()
 	f.Comment("New returns the " + srv.Name + " MCP server configured by opts.")
 	f.Func().Id("New").Params(jen.Id("opts").Id("Options")).Params(jen.Op("*").Id("Server"), jen.Error()).Block(
-		jen.Return(jen.Id("newServer").Call(jen.Op("&").Id("serverDefinition"), jen.Id("opts"))),
+		jen.Return(jen.Qual(runtimePath, "NewServer").Call(jen.Op("&").Id("definition"), options(srv, jen.Id("opts")))),
 	)
 	f.Line()
 	f.Comment("Main runs the server as a command: it parses args, serves over stdio or")
@@ -26,91 +73,66 @@ func serverFile(srv *ir.Server) *jen.File {
 		jen.Id("stdin").Qual("io", "Reader"),
 		jen.List(jen.Id("stdout"), jen.Id("stderr")).Qual("io", "Writer"),
 	).Int().Block(
-		jen.Return(jen.Id("runMain").Call(jen.Op("&").Id("serverDefinition"), jen.Id("args"), jen.Id("stdin"), jen.Id("stdout"), jen.Id("stderr"))),
+		jen.Return(jen.Id("MainWith").Call(jen.Id("Options").Values(), jen.Id("args"), jen.Id("stdin"), jen.Id("stdout"), jen.Id("stderr"))),
 	)
 	f.Line()
-	f.Comment("serverDefinition describes the server and its tools; the runtime")
-	f.Comment("in oa2mcp_runtime_*.go serves it.")
-	f.Var().Id("serverDefinition").Op("=").Id("serverSpec").Custom(multi, serverFields(srv)...)
-	return f
+	f.Comment("MainWith is Main with options for what flags cannot set (hand-written")
+	f.Comment("tools, middleware, a shared handle store); flags win over opts.")
+	f.Func().Id("MainWith").Params(
+		jen.Id("opts").Id("Options"),
+		jen.Id("args").Index().String(),
+		jen.Id("stdin").Qual("io", "Reader"),
+		jen.List(jen.Id("stdout"), jen.Id("stderr")).Qual("io", "Writer"),
+	).Int().Block(
+		jen.Return(jen.Qual(runtimePath, "Main").Call(jen.Op("&").Id("definition"), options(srv, jen.Id("opts")), jen.Id("args"), jen.Id("stdin"), jen.Id("stdout"), jen.Id("stderr"))),
+	)
+	f.Line()
+	f.Comment("Definition returns the server's definition, shared by every server of")
+	f.Comment("this package: read it, do not change it.")
+	f.Func().Id("Definition").Params().Op("*").Qual(runtimePath, "ServerDef").Block(
+		jen.Return(jen.Op("&").Id("definition")),
+	)
+	f.Line()
+	if srv.Redis || srv.Metrics || srv.Extend != "" {
+		withFeatures(f, srv)
+	}
+}
+
+// options is the expression passing opts through withFeatures when the
+// server was generated with optional features.
+func options(srv *ir.Server, opts *jen.Statement) jen.Code {
+	if srv.Redis || srv.Metrics || srv.Extend != "" {
+		return jen.Id("withFeatures").Call(opts)
+	}
+	return opts
+}
+
+// withFeatures renders the function that wires the optional features the
+// server was generated with into every Options.
+func withFeatures(f *jen.File, srv *ir.Server) {
+	var body []jen.Code
+	if srv.Extend != "" {
+		body = append(body,
+			jen.Comment(srv.Extend+" is written by hand in this package: hand-written tools,"),
+			jen.Comment("middleware, shared stores (server.extend in the override file)."),
+			jen.Id("opts").Op("=").Id(srv.Extend).Call(jen.Id("opts")))
+	}
+	if srv.Redis {
+		body = append(body, jen.If(jen.Id("opts").Dot("OpenHandleStore").Op("==").Nil()).Block(
+			jen.Id("opts").Dot("OpenHandleStore").Op("=").Qual(runtimePath+"/redisstore", "Open")))
+	}
+	if srv.Metrics {
+		body = append(body, jen.If(jen.Id("opts").Dot("Metrics").Op("==").Nil()).Block(
+			jen.Id("opts").Dot("Metrics").Op("=").Qual(runtimePath+"/prommetrics", "New").Call(jen.Op("&").Id("definition"))))
+	}
+	body = append(body, jen.Return(jen.Id("opts")))
+	f.Comment("withFeatures adds what this server was generated with to opts.")
+	f.Func().Id("withFeatures").Params(jen.Id("opts").Id("Options")).Id("Options").Block(body...)
+	f.Line()
 }
 
 // multi renders composite literals one field per line.
 var multi = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
-
-func serverFields(srv *ir.Server) []jen.Code {
-	fields := []jen.Code{
-		field("Name", jen.Lit(srv.Name)),
-		field("Title", jen.Lit(srv.Title)),
-		field("Version", jen.Lit(srv.Version)),
-		field("Instructions", jen.Lit(srv.Instructions)),
-		field("DefaultBaseURL", jen.Lit(srv.DefaultBaseURL)),
-		field("BaseURLEnv", jen.Lit(srv.EnvPrefix+"_BASE_URL")),
-	}
-	if len(srv.Security) > 0 {
-		var schemes []jen.Code
-		for _, s := range srv.Security {
-			schemes = append(schemes, securityLiteral(s))
-		}
-		fields = append(fields, field("Security", jen.Index().Id("securityScheme").Custom(multi, schemes...)))
-	}
-	if len(srv.Config) > 0 {
-		var kv []jen.Code
-		keys := make([]string, 0, len(srv.Config))
-		for k := range srv.Config {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			kv = append(kv, jen.Lit(k).Op(":").Lit(srv.Config[k]))
-		}
-		fields = append(fields, field("Config", jen.Map(jen.String()).String().Custom(multi, kv...)))
-	}
-	if len(srv.Handles) > 0 {
-		var hs []jen.Code
-		for _, h := range srv.Handles {
-			vals := []jen.Code{field("Name", jen.Lit(h.Name)), field("Prefix", jen.Lit(h.Prefix)), field("LifetimeSeconds", jen.Lit(h.LifetimeSeconds))}
-			if h.Fixed {
-				vals = append(vals, field("Fixed", jen.True()))
-			}
-			if h.State {
-				vals = append(vals, field("State", jen.True()))
-			}
-			if len(h.Creators) > 0 {
-				vals = append(vals, field("Creators", stringSlice(h.Creators)))
-			}
-			hs = append(hs, jen.Custom(multi, vals...))
-		}
-		fields = append(fields, field("Handles", jen.Index().Op("*").Id("handleType").Custom(multi, hs...)))
-	}
-	if len(srv.PassHeaders) > 0 {
-		fields = append(fields, field("PassHeaders", stringSlice(srv.PassHeaders)))
-	}
-	if srv.RateLimit != nil {
-		fields = append(fields, field("RateLimit", rateLimitLiteral(srv.RateLimit)))
-	}
-	var tools []jen.Code
-	for _, t := range srv.Tools {
-		tools = append(tools, jen.Id(t.GoName))
-	}
-	fields = append(fields, field("Tools", jen.Index().Op("*").Id("toolSpec").Custom(multi, tools...)))
-	return fields
-}
-
-func securityLiteral(s ir.SecurityScheme) jen.Code {
-	vals := []jen.Code{
-		field("Name", jen.Lit(s.Name)),
-		field("Kind", jen.Lit(string(s.Kind))),
-	}
-	if s.Kind == ir.APIKey {
-		vals = append(vals, field("In", jen.Lit(s.In)), field("ParamName", jen.Lit(s.ParamName)))
-	}
-	vals = append(vals, field("EnvVar", jen.Lit(s.EnvVar)))
-	if s.PasswordEnv != "" {
-		vals = append(vals, field("PasswordEnv", jen.Lit(s.PasswordEnv)))
-	}
-	return jen.Custom(multi, vals...)
-}
 
 func field(name string, value jen.Code) jen.Code {
 	return jen.Id(name).Op(":").Add(value)

@@ -116,7 +116,10 @@ func newServerContext(srv *ir.Server) *serverContext {
 	ctx := &serverContext{names: map[string]int{}, resource: map[string]string{}, groups: map[string][]string{}, key: map[string]string{}}
 	for _, t := range srv.Tools {
 		ctx.names[t.Name]++
-		res := resourceOf(t.Call.Path)
+		if t.Op == nil {
+			continue
+		}
+		res := resourceOf(t.Op.Path)
 		if res == "" {
 			continue
 		}
@@ -147,7 +150,7 @@ func effectClass(t *ir.Tool) string {
 	switch {
 	case t.ReadOnly:
 		return "read"
-	case t.Call.Method == "DELETE":
+	case t.Method() == "DELETE":
 		return "delete"
 	}
 	return "write"

@@ -6,10 +6,13 @@ import (
 	"testing"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 func tool(name, method, path, desc, schema string) ir.Tool {
-	t := ir.Tool{Name: name, Title: "T", Description: desc, InputSchema: schema, Call: ir.Call{Method: method, Path: path}}
+	var t ir.Tool
+	t.Name, t.Title, t.Description, t.InputSchema = name, "T", desc, schema
+	t.Op = &ir.Operation{Method: method, Path: path}
 	switch method {
 	case "GET":
 		t.ReadOnly = true
@@ -33,7 +36,7 @@ const good = "Look up a pet by its id, e.g. 42. Use it when the user asks about 
 	"To search by status use shop_find_pets instead. Returns name and status only, not the order history."
 
 func TestGoodToolIsClean(t *testing.T) {
-	srv := &ir.Server{Name: "shop", Tools: []ir.Tool{
+	srv := &ir.Server{ServerDef: runtime.ServerDef{Name: "shop"}, Tools: []ir.Tool{
 		tool("shop_get_pet", "GET", "/pets/{id}", good, `{"type":"object","properties":{"id":{"type":"integer","description":"Pet id, e.g. 42."}},"required":["id"]}`),
 		tool("shop_find_pets", "GET", "/pets", "Find pets by status. Use it when the user asks which pets are available. For one known pet use shop_get_pet instead. Returns ids and names only, not photos.",
 			`{"type":"object","properties":{"status":{"type":"string","enum":["available","sold"],"description":"available: can be bought; sold: gone."}}}`),
@@ -50,7 +53,7 @@ func TestBadTool(t *testing.T) {
 		`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string","description":"B."},"c":{"type":"string","enum":["x","y"],"description":"C."},"d":{"type":"string","description":"D."},"e":{"type":"string","description":"E."}},"required":["a","b","c","d","e"]}`)
 	del := tool("remove_pet", "POST", "/pets/{id}/remove", "Remove a pet.", `{"type":"object"}`)
 	del.Destructive = false
-	srv := &ir.Server{Name: "shop", Tools: []ir.Tool{bad, del, tool("x y", "GET", "/x", "", `{}`)}}
+	srv := &ir.Server{ServerDef: runtime.ServerDef{Name: "shop"}, Tools: []ir.Tool{bad, del, tool("x y", "GET", "/x", "", `{}`)}}
 	r := Check(srv, Config{})
 	got := rulesOf(r, "Pets")
 	for _, want := range []string{"description-sentences", "description-endpoint-speak", "description-when-to-use", "param-described", "enum-explained", "required-params", "name-verb-object"} {
@@ -70,7 +73,7 @@ func TestBadTool(t *testing.T) {
 }
 
 func TestThresholds(t *testing.T) {
-	srv := &ir.Server{Name: "big"}
+	srv := &ir.Server{ServerDef: runtime.ServerDef{Name: "big"}}
 	for i := 0; i < 45; i++ {
 		srv.Tools = append(srv.Tools, tool("big_get_"+strings.Repeat("x", i+1), "GET", "/x", good, `{"type":"object"}`))
 	}

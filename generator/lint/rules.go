@@ -161,7 +161,7 @@ var (
 // description says it returns an id. Explicit handles will replace the
 // guess.
 func createsState(t *ir.Tool) bool {
-	if t.ReadOnly || t.Call.Method != "POST" {
+	if t.ReadOnly || t.Method() != "POST" {
 		return false
 	}
 	for _, w := range nameWords(t.Name) {
@@ -176,7 +176,7 @@ func createsState(t *ir.Tool) bool {
 var returnsIDRE = regexp.MustCompile(`(?i)\breturns?\b[^.]*\b(id|identifier|handle|token)\b`)
 
 func looksDestructive(t *ir.Tool) bool {
-	if t.Call.Method == "DELETE" {
+	if t.Method() == "DELETE" {
 		return true
 	}
 	for _, w := range nameWords(t.Name) {

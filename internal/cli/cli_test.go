@@ -167,8 +167,9 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// TestMetricsIsOptIn: the Prometheus file and dependency come only with
-// --metrics, so default servers depend on the SDK and std alone.
+// TestMetricsIsOptIn: the Prometheus wiring and module come only with
+// --metrics, so default servers depend on the runtime, the SDK and std
+// alone.
 func TestMetricsIsOptIn(t *testing.T) {
 	for _, metrics := range []bool{false, true} {
 		out := filepath.Join(t.TempDir(), "shop")
@@ -179,11 +180,12 @@ func TestMetricsIsOptIn(t *testing.T) {
 		if code, _, stderr := run(t, args...); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		_, err := os.Stat(filepath.Join(out, "oa2mcp_runtime_metrics_prometheus.go"))
+		server, _ := os.ReadFile(filepath.Join(out, "oa2mcp_server.go"))
+		wired := strings.Contains(string(server), "prommetrics.New(&definition)")
 		gomod, _ := os.ReadFile(filepath.Join(out, "go.mod"))
-		hasDep := strings.Contains(string(gomod), "github.com/prometheus/client_golang")
-		if (err == nil) != metrics || hasDep != metrics {
-			t.Errorf("metrics=%v: prometheus file present=%v, go.mod requires it=%v", metrics, err == nil, hasDep)
+		hasDep := strings.Contains(string(gomod), "github.com/oa2mcp/oa2mcp/runtime/prommetrics v")
+		if wired != metrics || hasDep != metrics {
+			t.Errorf("metrics=%v: wired=%v, go.mod requires it=%v", metrics, wired, hasDep)
 		}
 	}
 }

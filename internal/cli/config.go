@@ -25,6 +25,9 @@ type fileConfig struct {
 	NoCallTests bool `yaml:"no_call_tests"`
 	// Metrics adds Prometheus metrics at /metrics to the generated server.
 	Metrics bool `yaml:"metrics"`
+	// RuntimeDir is the folder of the runtime module, for a replace
+	// directive in a generated go.mod.
+	RuntimeDir string `yaml:"runtime_dir"`
 }
 
 // readConfig reads and checks a configuration file.
@@ -46,7 +49,7 @@ func readConfig(path string) (*fileConfig, diag.List) {
 		return nil, problems
 	}
 	dir := filepath.Dir(path)
-	for _, p := range []*string{&cfg.Spec, &cfg.Overrides, &cfg.Out} {
+	for _, p := range []*string{&cfg.Spec, &cfg.Overrides, &cfg.Out, &cfg.RuntimeDir} {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
@@ -57,8 +60,10 @@ func readConfig(path string) (*fileConfig, diag.List) {
 // settings are the resolved generate settings.
 type settings struct {
 	spec, overrides, out, pkg, name, toolPrefix string
-	allowRemote                                 []string
-	check                                       bool
+	// runtimeDir is the runtime module's folder for a generated go.mod.
+	runtimeDir  string
+	allowRemote []string
+	check       bool
 	// verbose prints per-stage progress and timings on stderr.
 	verbose bool
 	// noCallTests leaves out the generated call cases.

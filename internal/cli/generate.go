@@ -4,14 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/oa2mcp/oa2mcp/generator"
-	"github.com/oa2mcp/oa2mcp/generator/build"
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/generator/write"
 	"github.com/oa2mcp/oa2mcp/overrides"
 )
@@ -52,6 +54,7 @@ Exit codes: 0 ok, 1 problems in the inputs (or drift with --check), 2 usage or I
 	f.BoolVarP(&s.verbose, "verbose", "v", false, "print each stage with its timing on stderr")
 	f.BoolVar(&s.metrics, "metrics", false, "serve Prometheus metrics at /metrics (adds github.com/prometheus/client_golang to the generated code)")
 	f.BoolVar(&s.noCallTests, "no-call-tests", false, "do not generate oa2mcp_calls_test.go (the per-tool call cases)")
+	f.StringVar(&s.runtimeDir, "runtime-dir", "", "folder of the oa2mcp runtime module: the go.mod written for an output outside any module replaces github.com/oa2mcp/oa2mcp/runtime with it")
 	return cmd
 }
 
@@ -73,6 +76,7 @@ func mergeConfig(cmd *cobra.Command, s *settings, path string) error {
 	set("package", &s.pkg, cfg.Package)
 	set("name", &s.name, cfg.Name)
 	set("tool-prefix", &s.toolPrefix, cfg.ToolPrefix)
+	set("runtime-dir", &s.runtimeDir, cfg.RuntimeDir)
 	if !cmd.Flags().Changed("allow-remote-refs") {
 		s.allowRemote = cfg.AllowRemoteRefs
 	}
@@ -100,6 +104,9 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	cfg.Overrides = ov
 	cfg.NoCallTests = s.noCallTests
 	cfg.Metrics = s.metrics
+	if s.runtimeDir != "" && cfg.GoMod == "" {
+		fmt.Fprintf(stderr, "warning: --runtime-dir has no effect: %s lies in an existing Go module, whose go.mod you maintain; add \"replace github.com/oa2mcp/oa2mcp/runtime => %s\" there\n", s.out, s.runtimeDir)
+	}
 	res, genProblems := generator.Generate(doc, cfg)
 	problems = append(problems, genProblems...)
 	if problems.HasErrors() {
@@ -149,28 +156,57 @@ func reportProblems(stderr io.Writer, problems diag.List) error {
 
 // buildConfig derives the generator configuration from the settings and
 // the output folder's place among Go modules.
-func buildConfig(s *settings) (build.Config, error) {
+func buildConfig(s *settings) (mapping.Config, error) {
 	name := s.name
 	mod, err := findModule(s.out, moduleFallback(name, s.out))
 	if err != nil {
-		return build.Config{}, err
+		return mapping.Config{}, err
 	}
 	outAbs, err := filepath.Abs(s.out)
 	if err != nil {
-		return build.Config{}, err
+		return mapping.Config{}, err
 	}
 	specAbs, err := filepath.Abs(s.spec)
 	if err != nil {
-		return build.Config{}, err
+		return mapping.Config{}, err
 	}
 	source, err := filepath.Rel(outAbs, specAbs)
 	if err != nil {
 		source = filepath.Base(specAbs)
 	}
-	return build.Config{
+	runtimeDir, err := replacePath(outAbs, s.runtimeDir)
+	if err != nil {
+		return mapping.Config{}, err
+	}
+	return mapping.Config{
 		Name: name, Package: s.pkg, ImportPath: mod.importPath, GoMod: mod.newModule,
-		Source: filepath.ToSlash(source), ToolPrefix: s.toolPrefix,
+		Source: filepath.ToSlash(source), ToolPrefix: s.toolPrefix, RuntimeDir: runtimeDir,
 	}, nil
+}
+
+// replacePath turns the --runtime-dir folder into the path a replace
+// directive in outAbs/go.mod takes: relative to the output folder and
+// starting with ./ or ../, as go.mod requires of local paths.
+func replacePath(outAbs, dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(abs, "go.mod")); err != nil {
+		return "", fmt.Errorf("--runtime-dir %s: no go.mod there; give the runtime/ folder of an oa2mcp checkout", dir)
+	}
+	rel, err := filepath.Rel(outAbs, abs)
+	if err != nil {
+		return filepath.ToSlash(abs), nil
+	}
+	rel = filepath.ToSlash(rel)
+	if !strings.HasPrefix(rel, "../") {
+		rel = "./" + rel
+	}
+	return rel, nil
 }
 
 // moduleFallback is the module path of a go.mod generated for an output

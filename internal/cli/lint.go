@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/oa2mcp/oa2mcp/generator/build"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/lint"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 )
 
 // lintOptions are the flags of lint besides the shared settings.
@@ -97,7 +97,7 @@ func loadAndBuild(ctx context.Context, s *settings, stderr io.Writer) (*ir.Serve
 	if problems.HasErrors() {
 		return nil, reportProblems(stderr, problems)
 	}
-	srv, more := build.Build(doc, build.Config{Name: s.name, Package: s.pkg, ToolPrefix: s.toolPrefix, Overrides: ov})
+	srv, more := mapping.Build(doc, mapping.Config{Name: s.name, Package: s.pkg, ToolPrefix: s.toolPrefix, Overrides: ov})
 	problems = append(problems, more...)
 	if problems.HasErrors() {
 		return nil, reportProblems(stderr, problems)

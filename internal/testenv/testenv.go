@@ -46,3 +46,49 @@ func CorpusDir(t testing.TB) string {
 	}
 	return dir
 }
+
+// RuntimeDir returns the runtime module's folder, runtime/ of this
+// repository: what --runtime-dir names for servers generated outside it.
+func RuntimeDir(t testing.TB) string {
+	return filepath.Join(RepoRoot(t), "runtime")
+}
+
+// TempModule makes a Go module at a new temporary folder for generated
+// code: it requires the runtime (and its optional modules), replaced by
+// this repository's copies, with go.sum lines for their requirements, so
+// `go build` works from the module cache alone. GOWORK=off keeps the
+// repository's workspace out of builds there.
+func TempModule(t testing.TB, module string) string {
+	t.Helper()
+	rt := RuntimeDir(t)
+	dir := t.TempDir()
+	gomod := "module " + module + "\n\ngo 1.26\n\nrequire (\n" +
+		"\tgithub.com/modelcontextprotocol/go-sdk v1.8.0\n" +
+		"\tgithub.com/oa2mcp/oa2mcp/runtime v0.5.0\n" +
+		"\tgithub.com/oa2mcp/oa2mcp/runtime/prommetrics v0.5.0\n" +
+		"\tgithub.com/oa2mcp/oa2mcp/runtime/redisstore v0.5.0\n)\n\nreplace (\n" +
+		"\tgithub.com/oa2mcp/oa2mcp/runtime => " + rt + "\n" +
+		"\tgithub.com/oa2mcp/oa2mcp/runtime/prommetrics => " + filepath.Join(rt, "prommetrics") + "\n" +
+		"\tgithub.com/oa2mcp/oa2mcp/runtime/redisstore => " + filepath.Join(rt, "redisstore") + "\n)\n"
+	var sum []byte
+	for _, sub := range []string{"", "prommetrics", "redisstore"} {
+		b, err := os.ReadFile(filepath.Join(rt, sub, "go.sum"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum = append(sum, b...)
+	}
+	for name, data := range map[string][]byte{"go.mod": []byte(gomod), "go.sum": sum} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// GoEnv is the environment for go commands run in a TempModule: the
+// repository's workspace off, the module cache only (no network), and
+// go.mod completed as needed.
+func GoEnv() []string {
+	return append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+}

@@ -3,10 +3,12 @@
 
 package extensions
 
+import "github.com/oa2mcp/oa2mcp/runtime"
+
 // toolNotesFindNotes is the notes_find_notes tool.
 //
 // GET /notes (operationId searchNotes)
-var toolNotesFindNotes = &toolSpec{
+var toolNotesFindNotes = &runtime.Tool{
 	Name:        "notes_find_notes",
 	Title:       "Notes find notes",
 	Description: "Find notes whose text contains a word, e.g. \"groceries\". Use it when the user asks what they wrote about something. Do not use it to change notes. Returns titles and ids only, not the full text. Returns at most 5 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
@@ -24,24 +26,6 @@ var toolNotesFindNotes = &toolSpec{
   ],
   "type": "object"
 }`,
-	ReadOnly:   true,
-	Idempotent: true,
-	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/notes",
-		Params: []param{
-			{Name: "q", Arg: "q", In: inQuery, Style: "form", Explode: true, Required: true},
-		},
-	},
-	Output: &outputShape{
-		Pick: []pick{
-			{Name: "id", Path: "id"},
-			{Name: "title", Path: "title"},
-		},
-		ListPath: "",
-		Limit:    5,
-	},
 	OutputSchema: `{
   "properties": {
     "hasMore": {
@@ -83,4 +67,22 @@ var toolNotesFindNotes = &toolSpec{
   ],
   "type": "object"
 }`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Op: &runtime.Operation{
+		OperationID: "searchNotes",
+		Method:      "GET",
+		Path:        "/notes",
+		Params: []runtime.Param{
+			{Name: "q", Arg: "q", In: "query", Style: "form", Explode: true, Required: true},
+		},
+	},
+	Output: &runtime.Output{
+		Pick: []runtime.Pick{
+			{Name: "id", Path: "id"},
+			{Name: "title", Path: "title"},
+		},
+		Limit: 5,
+	},
 }

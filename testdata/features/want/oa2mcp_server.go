@@ -14,38 +14,63 @@ Environment:
 */
 package features
 
-import "io"
+import (
+	"github.com/oa2mcp/oa2mcp/runtime"
+	"io"
+)
+
+const (
+	// The generated code and package runtime must agree on their contract.
+	// If the next line does not compile ("overflows"), the runtime is older
+	// than this code: go get github.com/oa2mcp/oa2mcp/runtime@latest.
+	_ = runtime.EnforceVersion(runtime.MaxVersion - 1)
+	// If this one does not compile, this code is older than the runtime
+	// serves: regenerate it with a newer oa2mcp.
+	_ = runtime.EnforceVersion(1 - runtime.MinVersion)
+)
+
+// Options configures the server; see [runtime.Options].
+type Options = runtime.Options
+
+// Server is a features MCP server; see [runtime.Server].
+type Server = runtime.Server
 
 // New returns the features MCP server configured by opts.
 func New(opts Options) (*Server, error) {
-	return newServer(&serverDefinition, opts)
+	return runtime.NewServer(&definition, opts)
 }
 
 // Main runs the server as a command: it parses args, serves over stdio or
 // Streamable HTTP, and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runMain(&serverDefinition, args, stdin, stdout, stderr)
+	return MainWith(Options{}, args, stdin, stdout, stderr)
 }
 
-// serverDefinition describes the server and its tools; the runtime
-// in oa2mcp_runtime_*.go serves it.
-var serverDefinition = serverSpec{
+// MainWith is Main with options for what flags cannot set (hand-written
+// tools, middleware, a shared handle store); flags win over opts.
+func MainWith(opts Options, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runtime.Main(&definition, opts, args, stdin, stdout, stderr)
+}
+
+// Definition returns the server's definition, shared by every server of
+// this package: read it, do not change it.
+func Definition() *runtime.ServerDef {
+	return &definition
+}
+
+// definition describes the server and its tools; package
+// github.com/oa2mcp/oa2mcp/runtime serves it.
+var definition = runtime.ServerDef{
 	Name:           "features",
 	Title:          "Feature Shop",
 	Version:        "1.2.0",
 	Instructions:   "Tools for Feature Shop. A small shop API that exercises parameter styles, collisions and schema conversion.",
 	DefaultBaseURL: "https://shop.example.com/v1",
-	BaseURLEnv:     "FEATURES_BASE_URL",
-	Security: []securityScheme{
-		{
-			Name:      "apiKeyAuth",
-			Kind:      "apiKey",
-			In:        "header",
-			ParamName: "X-API-Key",
-			EnvVar:    "FEATURES_API_KEY_AUTH",
-		},
+	EnvPrefix:      "FEATURES",
+	Security: []runtime.SecurityScheme{
+		{Name: "apiKeyAuth", Kind: "apiKey", In: "header", ParamName: "X-API-Key", EnvVar: "FEATURES_API_KEY_AUTH"},
 	},
-	Tools: []*toolSpec{
+	Tools: []*runtime.Tool{
 		toolDeleteItem,
 		toolGetItem,
 		toolListItems,

@@ -3,10 +3,12 @@
 
 package features
 
+import "github.com/oa2mcp/oa2mcp/runtime"
+
 // toolDeleteItem is the delete_item tool.
 //
 // DELETE /items/{id} (operationId deleteItem)
-var toolDeleteItem = &toolSpec{
+var toolDeleteItem = &runtime.Tool{
 	Name:        "delete_item",
 	Title:       "Delete item",
 	Description: "Delete items by its id. Requires id (integer, int64). Returns no content on success. Destructive: the deletion cannot be undone, so confirm with the user first.",
@@ -28,20 +30,23 @@ var toolDeleteItem = &toolSpec{
 	Destructive: true,
 	Idempotent:  true,
 	OpenWorld:   true,
-	Op: &operation{
-		Method: "DELETE",
-		Path:   "/items/{id}",
-		Params: []param{
-			{Name: "id", Arg: "id", In: inPath, Style: "simple", Required: true},
+	Op: &runtime.Operation{
+		OperationID: "deleteItem",
+		Method:      "DELETE",
+		Path:        "/items/{id}",
+		Params: []runtime.Param{
+			{Name: "id", Arg: "id", In: "path", Style: "simple", Required: true},
 		},
-		Security: [][]string{{"apiKeyAuth"}},
+		Security: [][]string{
+			{"apiKeyAuth"},
+		},
 	},
 }
 
 // toolGetItem is the get_item tool.
 //
 // GET /items/{id} (operationId getItem)
-var toolGetItem = &toolSpec{
+var toolGetItem = &runtime.Tool{
 	Name:        "get_item",
 	Title:       "Get an item",
 	Description: "Get an item. Requires id (integer, int64). Returns an Item object with fields id, name, price, status, tags. Read-only: changes nothing.",
@@ -84,23 +89,26 @@ var toolGetItem = &toolSpec{
 	ReadOnly:   true,
 	Idempotent: true,
 	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/items/{id}",
-		Params: []param{
-			{Name: "id", Arg: "id", In: inPath, Style: "simple", Required: true},
-			{Name: "fields", Arg: "fields", In: inQuery, Style: "form"},
-			{Name: "X-Request-ID", Arg: "X-Request-ID", In: inHeader, Style: "simple"},
-			{Name: "session", Arg: "session", In: inCookie, Style: "form", Explode: true},
+	Op: &runtime.Operation{
+		OperationID: "getItem",
+		Method:      "GET",
+		Path:        "/items/{id}",
+		Params: []runtime.Param{
+			{Name: "id", Arg: "id", In: "path", Style: "simple", Required: true},
+			{Name: "fields", Arg: "fields", In: "query", Style: "form"},
+			{Name: "X-Request-ID", Arg: "X-Request-ID", In: "header", Style: "simple"},
+			{Name: "session", Arg: "session", In: "cookie", Style: "form", Explode: true},
 		},
-		Security: [][]string{{"apiKeyAuth"}},
+		Security: [][]string{
+			{"apiKeyAuth"},
+		},
 	},
 }
 
 // toolListItems is the list_items tool.
 //
 // GET /items (operationId listItems)
-var toolListItems = &toolSpec{
+var toolListItems = &runtime.Tool{
 	Name:        "list_items",
 	Title:       "List items",
 	Description: "Lists items in the shop, newest first. Returns a list of Item items. Read-only: changes nothing.",
@@ -138,22 +146,25 @@ var toolListItems = &toolSpec{
 	ReadOnly:   true,
 	Idempotent: true,
 	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/items",
-		Params: []param{
-			{Name: "filter", Arg: "filter", In: inQuery, Style: "deepObject", Explode: true},
-			{Name: "limit", Arg: "limit", In: inQuery, Style: "form", Explode: true},
-			{Name: "created_after", Arg: "created_after", In: inQuery, Style: "form", Explode: true},
+	Op: &runtime.Operation{
+		OperationID: "listItems",
+		Method:      "GET",
+		Path:        "/items",
+		Params: []runtime.Param{
+			{Name: "filter", Arg: "filter", In: "query", Style: "deepObject", Explode: true},
+			{Name: "limit", Arg: "limit", In: "query", Style: "form", Explode: true},
+			{Name: "created_after", Arg: "created_after", In: "query", Style: "form", Explode: true},
 		},
-		Security: [][]string{{"apiKeyAuth"}},
+		Security: [][]string{
+			{"apiKeyAuth"},
+		},
 	},
 }
 
 // toolPostItemsByIDNotes is the post_items_by_id_notes tool.
 //
 // POST /items/{id}/notes
-var toolPostItemsByIDNotes = &toolSpec{
+var toolPostItemsByIDNotes = &runtime.Tool{
 	Name:        "post_items_by_id_notes",
 	Title:       "add a note",
 	Description: "Add a note. Requires id (string). On success: Created. Changes data on the service.",
@@ -181,27 +192,29 @@ var toolPostItemsByIDNotes = &toolSpec{
   "type": "object"
 }`,
 	OpenWorld: true,
-	Op: &operation{
+	Op: &runtime.Operation{
 		Method: "POST",
 		Path:   "/items/{id}/notes",
-		Params: []param{
-			{Name: "id", Arg: "id", In: inPath, Style: "simple", Required: true},
+		Params: []runtime.Param{
+			{Name: "id", Arg: "id", In: "path", Style: "simple", Required: true},
 		},
-		Body: &body{
+		Body: &runtime.Body{
 			MediaType: "application/x-www-form-urlencoded",
-			Fields: []bodyField{
+			Fields: []runtime.BodyField{
 				{Name: "id", Arg: "body_id"},
 				{Name: "text", Arg: "text"},
 			},
 		},
-		Security: [][]string{{"apiKeyAuth"}},
+		Security: [][]string{
+			{"apiKeyAuth"},
+		},
 	},
 }
 
 // toolReplaceItem is the replace_item tool.
 //
 // PUT /items/{id} (operationId replaceItem)
-var toolReplaceItem = &toolSpec{
+var toolReplaceItem = &runtime.Tool{
 	Name:        "replace_item",
 	Title:       "Replace an item",
 	Description: "Replace an item. Requires id (integer, int64), name (string) and price (number). On success: Replaced. Overwrites the stored resource with the values given.",
@@ -253,22 +266,25 @@ var toolReplaceItem = &toolSpec{
 	Destructive: true,
 	Idempotent:  true,
 	OpenWorld:   true,
-	Op: &operation{
-		Method: "PUT",
-		Path:   "/items/{id}",
-		Params: []param{
-			{Name: "id", Arg: "id", In: inPath, Style: "simple", Required: true},
+	Op: &runtime.Operation{
+		OperationID: "replaceItem",
+		Method:      "PUT",
+		Path:        "/items/{id}",
+		Params: []runtime.Param{
+			{Name: "id", Arg: "id", In: "path", Style: "simple", Required: true},
 		},
-		Body: &body{
+		Body: &runtime.Body{
 			MediaType: "application/json",
 			Required:  true,
-			Fields: []bodyField{
+			Fields: []runtime.BodyField{
 				{Name: "name", Arg: "name"},
 				{Name: "price", Arg: "price"},
 				{Name: "status", Arg: "status"},
 				{Name: "tags", Arg: "tags"},
 			},
 		},
-		Security: [][]string{{"apiKeyAuth"}},
+		Security: [][]string{
+			{"apiKeyAuth"},
+		},
 	},
 }

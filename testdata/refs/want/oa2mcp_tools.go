@@ -3,10 +3,12 @@
 
 package refs
 
+import "github.com/oa2mcp/oa2mcp/runtime"
+
 // toolCreateTree is the create_tree tool.
 //
 // POST /trees (operationId createTree)
-var toolCreateTree = &toolSpec{
+var toolCreateTree = &runtime.Tool{
 	Name:        "create_tree",
 	Title:       "Create tree",
 	Description: "Create or submit trees. Requires label (string). Returns a Node object with fields children, label, meta, weight. Changes data on the service.",
@@ -72,13 +74,14 @@ var toolCreateTree = &toolSpec{
   "type": "object"
 }`,
 	OpenWorld: true,
-	Op: &operation{
-		Method: "POST",
-		Path:   "/trees",
-		Body: &body{
+	Op: &runtime.Operation{
+		OperationID: "createTree",
+		Method:      "POST",
+		Path:        "/trees",
+		Body: &runtime.Body{
 			MediaType: "application/json",
 			Required:  true,
-			Fields: []bodyField{
+			Fields: []runtime.BodyField{
 				{Name: "children", Arg: "children"},
 				{Name: "label", Arg: "label"},
 				{Name: "meta", Arg: "meta"},
@@ -91,7 +94,7 @@ var toolCreateTree = &toolSpec{
 // toolListForests is the list_forests tool.
 //
 // GET /forests (operationId listForests)
-var toolListForests = &toolSpec{
+var toolListForests = &runtime.Tool{
 	Name:        "list_forests",
 	Title:       "List forests",
 	Description: "List or read forests. Returns a list of string items. Read-only: changes nothing.",
@@ -102,16 +105,13 @@ var toolListForests = &toolSpec{
 	ReadOnly:   true,
 	Idempotent: true,
 	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/forests",
-	},
+	Op:         &runtime.Operation{OperationID: "listForests", Method: "GET", Path: "/forests"},
 }
 
 // toolPlantForest is the plant_forest tool.
 //
 // POST /forests (operationId plantForest)
-var toolPlantForest = &toolSpec{
+var toolPlantForest = &runtime.Tool{
 	Name:        "plant_forest",
 	Title:       "Plant several trees at once",
 	Description: "Plant several trees at once. Requires body (array of Node object). On success: Planted. Changes data on the service.",
@@ -164,13 +164,10 @@ var toolPlantForest = &toolSpec{
   "type": "object"
 }`,
 	OpenWorld: true,
-	Op: &operation{
-		Method: "POST",
-		Path:   "/forests",
-		Body: &body{
-			MediaType: "application/json",
-			Required:  true,
-			Arg:       "body",
-		},
+	Op: &runtime.Operation{
+		OperationID: "plantForest",
+		Method:      "POST",
+		Path:        "/forests",
+		Body:        &runtime.Body{MediaType: "application/json", Required: true, Arg: "body"},
 	},
 }

@@ -3,10 +3,12 @@
 
 package swagger2
 
+import "github.com/oa2mcp/oa2mcp/runtime"
+
 // toolListNotes is the list_notes tool.
 //
 // GET /notes (operationId listNotes)
-var toolListNotes = &toolSpec{
+var toolListNotes = &runtime.Tool{
 	Name:        "list_notes",
 	Title:       "List notes",
 	Description: "List or read notes. Returns a list of Note items. Read-only: changes nothing.",
@@ -26,20 +28,23 @@ var toolListNotes = &toolSpec{
 	ReadOnly:   true,
 	Idempotent: true,
 	OpenWorld:  true,
-	Op: &operation{
-		Method: "GET",
-		Path:   "/notes",
-		Params: []param{
-			{Name: "tags", Arg: "tags", In: inQuery, Style: "pipeDelimited"},
+	Op: &runtime.Operation{
+		OperationID: "listNotes",
+		Method:      "GET",
+		Path:        "/notes",
+		Params: []runtime.Param{
+			{Name: "tags", Arg: "tags", In: "query", Style: "pipeDelimited"},
 		},
-		Security: [][]string{{"basic"}},
+		Security: [][]string{
+			{"basic"},
+		},
 	},
 }
 
 // toolPostNotes is the post_notes tool.
 //
 // POST /notes
-var toolPostNotes = &toolSpec{
+var toolPostNotes = &runtime.Tool{
 	Name:        "post_notes",
 	Title:       "Create a note",
 	Description: "Create a note. On success: Created. Changes data on the service.",
@@ -58,16 +63,18 @@ var toolPostNotes = &toolSpec{
   "type": "object"
 }`,
 	OpenWorld: true,
-	Op: &operation{
+	Op: &runtime.Operation{
 		Method: "POST",
 		Path:   "/notes",
-		Body: &body{
+		Body: &runtime.Body{
 			MediaType: "application/x-www-form-urlencoded",
-			Fields: []bodyField{
+			Fields: []runtime.BodyField{
 				{Name: "body", Arg: "body"},
 				{Name: "title", Arg: "title"},
 			},
 		},
-		Security: [][]string{{"basic"}},
+		Security: [][]string{
+			{"basic"},
+		},
 	},
 }

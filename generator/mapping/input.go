@@ -1,0 +1,223 @@
+package mapping
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/load"
+)
+
+// Input schema assembly.
+//
+// Collision rule (documented in docs/schemas.md): parameters claim their
+// names in the order path, query, header, cookie, then flattened body
+// properties. A later one whose sanitised name is taken is renamed to
+// "<location>_<name>" (query_id, header_id, cookie_id, body_id), and if
+// that is taken too, gets "_2", "_3", ... The wire names never change.
+
+// ignoredHeaders are header parameters OpenAPI says to ignore: the
+// runtime sets them itself.
+var ignoredHeaders = map[string]bool{"accept": true, "content-type": true, "authorization": true}
+
+// locationOrder is the order in which parameter locations claim names.
+var locationOrder = []string{"path", "query", "header", "cookie"}
+
+// inputBuilder assembles one tool's flat input object.
+type inputBuilder struct {
+	w        *schemaWriter
+	props    map[string]any
+	required []string
+	taken    map[string]bool
+	descs    []paramNote
+}
+
+// paramNote records what the tool description says about an input.
+type paramNote struct {
+	name     string
+	required bool
+	summary  string
+}
+
+func newInputBuilder(doc *load.Document, text textCache) *inputBuilder {
+	return &inputBuilder{w: newSchemaWriter(doc, true, text), props: map[string]any{}, taken: map[string]bool{}}
+}
+
+// claim returns a free property name for wire name wire at location loc.
+func (b *inputBuilder) claim(wire, loc string) string {
+	name := propertyName(wire)
+	if !b.taken[name] {
+		b.taken[name] = true
+		return name
+	}
+	base := propertyName(loc + "_" + wire)
+	name = base
+	for n := 2; b.taken[name]; n++ {
+		name = fmt.Sprintf("%s_%d", base, n)
+	}
+	b.taken[name] = true
+	return name
+}
+
+// add puts one property into the input object.
+func (b *inputBuilder) add(name string, schema map[string]any, desc string, required bool, src *load.Schema) {
+	if _, ok := schema["description"]; !ok || desc != "" {
+		if desc == "" {
+			desc = synthDescription(name, src, b.w)
+		}
+		schema["description"] = desc
+	}
+	b.props[name] = schema
+	if required {
+		b.required = append(b.required, name)
+	}
+	b.descs = append(b.descs, paramNote{name: name, required: required, summary: typeSummary(src, b.w)})
+}
+
+// params adds path, query, header and cookie parameters, in that order.
+func (b *inputBuilder) params(op *load.Operation, skip func(*load.Parameter) bool) []ir.Param {
+	var out []ir.Param
+	for _, loc := range locationOrder {
+		for _, p := range op.Parameters {
+			if p.In != loc || skip(p) {
+				continue
+			}
+			name := b.claim(p.Name, loc)
+			schema := b.w.convert(p.Schema, 0)
+			if loc == "path" && schema["type"] == "string" {
+				if _, ok := schema["minLength"]; !ok {
+					schema["minLength"] = 1
+				}
+			}
+			required := p.Required || loc == "path"
+			b.add(name, schema, clip(b.w.text.plain(p.Description), maxTopDescLen), required, p.Schema)
+			out = append(out, ir.Param{
+				Name: p.Name, Arg: name, In: loc, Style: p.Style, Explode: p.Explode,
+				AllowReserved: p.AllowReserved, Required: required,
+			})
+		}
+	}
+	return out
+}
+
+// body adds the request body, flattened into top-level properties when it
+// is a plain object, else as one "body" property.
+func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
+	if rb == nil {
+		return nil
+	}
+	out := &ir.Body{MediaType: rb.MediaType, Required: rb.Required}
+	if props, order, req, ok := b.objectShape(rb.Schema); ok && isStructuredMedia(rb.MediaType) {
+		reqSet := stringSet(req)
+		for _, wire := range order {
+			p := props[wire]
+			if b.w.isReadOnly(p) {
+				continue
+			}
+			name := b.claim(wire, "body")
+			schema := b.w.convert(p, 0)
+			b.add(name, schema, "", rb.Required && reqSet[wire], p)
+			out.Fields = append(out.Fields, ir.BodyField{Name: wire, Arg: name})
+		}
+		sort.Slice(out.Fields, func(i, j int) bool { return out.Fields[i].Arg < out.Fields[j].Arg })
+		return out
+	}
+	name := b.claim("body", "request")
+	var schema map[string]any
+	if isStructuredMedia(rb.MediaType) {
+		schema = b.w.convert(rb.Schema, 0)
+	} else {
+		schema = map[string]any{"type": "string"}
+	}
+	desc := clip(plainText(rb.Description), maxTopDescLen)
+	if desc == "" {
+		desc = fmt.Sprintf("Request body, sent as %s.", rb.MediaType)
+	}
+	b.add(name, schema, desc, rb.Required, rb.Schema)
+	out.Arg = name
+	return out
+}
+
+// objectShape merges an object schema (through refs and allOf) into its
+// properties. ok is false when the schema is not a plain object: arrays,
+// primitives, free-form maps and anyOf/oneOf unions stay nested.
+func (b *inputBuilder) objectShape(s *load.Schema) (map[string]*load.Schema, []string, []string, bool) {
+	props := map[string]*load.Schema{}
+	var required []string
+	var walk func(s *load.Schema, depth int) bool
+	walk = func(s *load.Schema, depth int) bool {
+		s = b.w.resolve(s)
+		if s == nil || depth > 8 || len(s.AnyOf) > 0 || len(s.OneOf) > 0 || s.Not != nil || s.AdditionalProperties != nil {
+			return false
+		}
+		if s.Type != "" && s.Type != "object" || len(s.Types) > 0 {
+			return false
+		}
+		for _, name := range s.PropertyOrder {
+			props[name] = s.Properties[name]
+		}
+		required = append(required, s.Required...)
+		for _, part := range s.AllOf {
+			if !walk(part, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(s, 0) || len(props) == 0 {
+		return nil, nil, nil, false
+	}
+	order := make([]string, 0, len(props))
+	for name := range props {
+		order = append(order, name)
+	}
+	sort.Strings(order)
+	return props, order, required, true
+}
+
+// schema returns the finished input schema.
+func (b *inputBuilder) schema() map[string]any {
+	out := map[string]any{"type": "object", "additionalProperties": false}
+	if len(b.props) > 0 {
+		out["properties"] = b.props
+	}
+	if len(b.required) > 0 {
+		out["required"] = sortedUnique(b.required)
+	}
+	if defs := b.w.finishDefs(); len(defs) > 0 {
+		out["$defs"] = defs
+	}
+	return out
+}
+
+// isStructuredMedia reports whether a body of this media type is built
+// from an object's fields (JSON, form or multipart) rather than sent raw.
+func isStructuredMedia(mt string) bool {
+	return isJSONMedia(mt) || mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data"
+}
+
+func isJSONMedia(mt string) bool {
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+func stringSet(list []string) map[string]bool {
+	m := make(map[string]bool, len(list))
+	for _, s := range list {
+		m[s] = true
+	}
+	return m
+}
+
+func sortedUnique(list []string) []string {
+	out := append([]string(nil), list...)
+	sort.Strings(out)
+	j := 0
+	for i, s := range out {
+		if i == 0 || s != out[j-1] {
+			out[j] = s
+			j++
+		}
+	}
+	return out[:j]
+}

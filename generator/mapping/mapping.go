@@ -1,0 +1,348 @@
+// Package mapping holds the mapping rules: it turns a loaded OpenAPI document into the IR of an MCP
+// server: one tool per operation by default, with names, descriptions,
+// flat input schemas and call plans all decided here.
+package mapping
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/overrides"
+)
+
+// Config holds the settings that shape the server.
+type Config struct {
+	// Name is the server name; derived from the spec title when empty.
+	Name string
+	// Package is the Go package name; derived from Name when empty.
+	Package string
+	// ImportPath is the Go import path of the output package.
+	ImportPath string
+	// Source is the spec path relative to the output folder.
+	Source string
+	// GoMod, when set, is the module path of a go.mod to write.
+	GoMod string
+	// RuntimeDir, when set, points the generated go.mod's runtime
+	// requirement at this folder with a replace directive.
+	RuntimeDir string
+	// ToolPrefix, when set, prefixes every tool name ("petstore" gives
+	// "petstore_get_pet_by_id").
+	ToolPrefix string
+	// Overrides, when set, shape the tools; see package overrides.
+	Overrides *overrides.File
+	// NoCallTests leaves out the generated per-tool call cases.
+	NoCallTests bool
+	// Metrics adds the Prometheus /metrics endpoint (and its dependency).
+	Metrics bool
+}
+
+// Build maps doc onto an ir.Server. Problems that make a tool impossible
+// are errors; lossy but workable mappings are warnings.
+func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
+	var problems diag.List
+	ov := cfg.Overrides
+	srv := serverInfo(doc, cfg)
+	schemes := securitySchemes(doc, srv.EnvPrefix)
+	for _, s := range schemes {
+		srv.Security = append(srv.Security, s)
+	}
+	sort.Slice(srv.Security, func(i, j int) bool { return srv.Security[i].Name < srv.Security[j].Name })
+
+	ops := selectOperations(doc.Operations, ov, &problems)
+	infos := make([]*opInfo, 0, len(ops))
+	text := textCache{}
+	for _, op := range ops {
+		infos = append(infos, analyzeOp(doc, op, schemes, text))
+	}
+	used := map[*opInfo]bool{}
+	if ov != nil {
+		srv.Config = ov.Config
+		tb := &taskBuilder{doc: doc, ov: ov, ops: indexOps(infos), used: used, prefix: toolPrefix(cfg), problems: &problems}
+		srv.Tools = append(srv.Tools, tb.buildAll()...)
+		tb.finishState(srv)
+	}
+	if keepUnused(ov) {
+		srv.Tools = append(srv.Tools, defaultTools(infos, used, srv.Tools, toolPrefix(cfg), &problems)...)
+	}
+	sort.Slice(srv.Tools, func(i, j int) bool { return srv.Tools[i].Name < srv.Tools[j].Name })
+	assignGoNames(srv.Tools)
+	return srv, problems
+}
+
+// toolPrefix is the configured prefix, else the override file's: the
+// command line and config file win over the override file, as for every
+// setting both can give (see docs/config.md).
+func toolPrefix(cfg Config) string {
+	if cfg.ToolPrefix != "" || cfg.Overrides == nil {
+		return cfg.ToolPrefix
+	}
+	return cfg.Overrides.Server.ToolPrefix
+}
+
+// keepUnused reports whether operations no task tool uses become
+// one-to-one tools: always without overrides; with them, as the file
+// says, defaulting to "drop" when it declares tools.
+func keepUnused(ov *overrides.File) bool {
+	switch {
+	case ov == nil:
+		return true
+	case ov.Select.Unused != "":
+		return ov.Select.Unused == "keep"
+	}
+	return len(ov.Tools) == 0
+}
+
+// defaultTools makes one tool per unused operation. Task tools keep their
+// names; default names give way with a numeric suffix.
+func defaultTools(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool, prefix string, problems *diag.List) []ir.Tool {
+	var rest []*opInfo
+	var ops []*load.Operation
+	for _, info := range infos {
+		if !used[info] {
+			rest = append(rest, info)
+			ops = append(ops, info.op)
+		}
+	}
+	wanted := make([]string, 0, len(taken)+len(ops))
+	for _, t := range taken {
+		wanted = append(wanted, t.Name)
+	}
+	wanted = append(wanted, toolNames(ops, prefix)...)
+	names := uniqueNames(wanted, maxToolName)[len(taken):]
+	tools := make([]ir.Tool, 0, len(rest))
+	for i, info := range rest {
+		tool, err := info.defaultTool(names[i])
+		if err != nil {
+			problems.Errorf(info.op.Pos, "simplify the schema or exclude the operation", "%s %s: input schema cannot be encoded: %v", info.op.Method, info.op.RawPath, err)
+			continue
+		}
+		tools = append(tools, tool)
+	}
+	return tools
+}
+
+// serverInfo fills the server-level fields from the spec and config.
+func serverInfo(doc *load.Document, cfg Config) *ir.Server {
+	var ovs overrides.Server
+	if cfg.Overrides != nil {
+		ovs = cfg.Overrides.Server
+	}
+	name := firstNonEmpty(cfg.Name, ovs.Name, defaultServerName(doc.Title))
+	pkg := cfg.Package
+	if pkg == "" {
+		pkg = packageName(name)
+	}
+	srv := &ir.Server{Package: pkg, ImportPath: cfg.ImportPath, Source: cfg.Source, GoMod: cfg.GoMod,
+		RuntimeDir: cfg.RuntimeDir, NoCallTests: cfg.NoCallTests, Metrics: cfg.Metrics}
+	srv.Name, srv.Title, srv.Version, srv.EnvPrefix = name, doc.Title, doc.APIVersion, envName(name)
+	if srv.Title == "" {
+		srv.Title = humanize(snakeCase(name))
+	}
+	if srv.Version == "" {
+		srv.Version = "0.0.0"
+	}
+	if len(doc.Servers) > 0 {
+		srv.DefaultBaseURL = doc.Servers[0]
+	}
+	srv.Instructions = instructions(doc)
+	srv.Title = firstNonEmpty(ovs.Title, srv.Title)
+	srv.Version = firstNonEmpty(ovs.Version, srv.Version)
+	srv.Instructions = firstNonEmpty(strings.TrimSpace(ovs.Instructions), srv.Instructions)
+	return srv
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// defaultServerName derives a short name from the API title: its first
+// three words in kebab case ("Swagger Petstore - OpenAPI 3.0" →
+// "swagger-petstore-openapi").
+func defaultServerName(title string) string {
+	words := splitWords(title)
+	if len(words) > 3 {
+		words = words[:3]
+	}
+	for i, w := range words {
+		words[i] = strings.ToLower(w)
+	}
+	if len(words) == 0 {
+		return "api"
+	}
+	return strings.Join(words, "-")
+}
+
+func instructions(doc *load.Document) string {
+	text := "Tools for " + doc.Title + "."
+	if d := plainText(doc.Description); d != "" {
+		text += " " + clip(sentence(d), 800)
+	}
+	return text
+}
+
+// toolNames derives one name per operation, shortened and made unique in
+// operation order (path, then method).
+func toolNames(ops []*load.Operation, prefix string) []string {
+	wanted := make([]string, len(ops))
+	for i, op := range ops {
+		base := op.ID
+		if n, ok := op.Extensions["name"].(string); ok && n != "" {
+			base = n
+		}
+		if base == "" {
+			base = methodPathName(op.Method, op.Path)
+		}
+		name := snakeCase(base)
+		if name == "" {
+			name = methodPathName(op.Method, op.Path)
+		}
+		if prefix != "" {
+			name = snakeCase(prefix) + "_" + name
+		}
+		wanted[i] = shorten(name, maxToolName)
+	}
+	return uniqueNames(wanted, maxToolName)
+}
+
+// methodPathName names an operation without an operationId from its
+// method and path, dropping "api" and version segments:
+// GET /api/v1/dept/{deptId} → get_dept_by_dept_id.
+func methodPathName(method, path string) string {
+	parts := []string{strings.ToLower(method)}
+	for _, seg := range strings.Split(path, "/") {
+		low := strings.ToLower(seg)
+		switch {
+		case seg == "", low == "api", isVersionSegment(low):
+		case strings.HasPrefix(seg, "{"):
+			parts = append(parts, "by", snakeCase(seg))
+		default:
+			parts = append(parts, snakeCase(seg))
+		}
+	}
+	return strings.Join(nonEmpty(parts), "_")
+}
+
+func isVersionSegment(s string) bool {
+	if len(s) < 2 || s[0] != 'v' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if (r < '0' || r > '9') && r != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// opInfo is one operation analysed for the default mapping: its call plan
+// and the input properties (with their schemas) it takes.
+type opInfo struct {
+	op       *load.Operation
+	call     ir.Operation
+	in       *inputBuilder
+	defs     map[string]any
+	required map[string]bool
+}
+
+// analyzeOp maps an operation's parameters and body onto input properties.
+func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.SecurityScheme, text textCache) *opInfo {
+	security := op.Security
+	if security == nil {
+		security = doc.Security
+	}
+	security = supportedSecurity(security, schemes)
+	in := newInputBuilder(doc, text)
+	params := in.params(op, func(p *load.Parameter) bool { return skipParam(p, security, schemes) })
+	body := in.body(op.RequestBody)
+	return &opInfo{
+		op: op, in: in, defs: in.w.finishDefs(), required: stringSet(in.required),
+		call: ir.Operation{OperationID: op.ID, Method: op.Method, Path: op.Path, Params: params, Body: body, Security: security},
+	}
+}
+
+// op returns a copy of the operation's call plan, for a tool to own.
+func (info *opInfo) ownOp() *ir.Operation {
+	c := info.call
+	return &c
+}
+
+// defaultTool is the one-to-one tool of the operation. Encoding fails only
+// on values JSON cannot hold, such as a YAML .nan in an enum.
+func (info *opInfo) defaultTool(name string) (ir.Tool, error) {
+	op := info.op
+	schema := info.in.schema()
+	compressSchema(schema)
+	schemaJSON, err := ir.JSON(schema)
+	if err != nil {
+		return ir.Tool{}, err
+	}
+	tool := ir.Tool{Doc: toolDoc(op)}
+	tool.Name = name
+	tool.Title = toolTitle(op, name)
+	tool.Description = toolDescription(op, info.in.descs, info.in.w)
+	tool.InputSchema = schemaJSON
+	tool.Op = info.ownOp()
+	if d, ok := op.Extensions["description"].(string); ok && d != "" {
+		tool.Description = d
+	}
+	setAnnotations(&tool, op.Method)
+	return tool, nil
+}
+
+func toolTitle(op *load.Operation, name string) string {
+	if s := plainText(op.Summary); s != "" {
+		return clip(strings.TrimSuffix(s, "."), 80)
+	}
+	return humanize(name)
+}
+
+// toolDoc is the Go doc comment of the tool's variable: method and path
+// first, so a reader of the generated code finds the endpoint at once.
+func toolDoc(op *load.Operation) []string {
+	lines := []string{op.Method + " " + op.RawPath}
+	if op.ID != "" {
+		lines[0] += " (operationId " + op.ID + ")"
+	}
+	if op.Deprecated {
+		lines = append(lines, "", "Deprecated: the upstream operation is deprecated.")
+	}
+	return lines
+}
+
+// setAnnotations derives MCP hints from HTTP semantics: GET and HEAD are
+// read-only, DELETE is destructive, PUT and DELETE are idempotent, and
+// every tool reaches an external system.
+func setAnnotations(t *ir.Tool, method string) {
+	t.OpenWorld = true
+	switch method {
+	case "GET", "HEAD", "OPTIONS":
+		t.ReadOnly, t.Idempotent = true, true
+	case "DELETE":
+		t.Destructive, t.Idempotent = true, true
+	case "PUT":
+		t.Destructive, t.Idempotent = true, true
+	}
+}
+
+// assignGoNames gives each tool a readable, unique Go identifier.
+func assignGoNames(tools []ir.Tool) {
+	taken := map[string]bool{}
+	for i := range tools {
+		base := "tool" + goName(tools[i].Name)
+		name := base
+		for n := 2; taken[name]; n++ {
+			name = base + strconv.Itoa(n)
+		}
+		taken[name] = true
+		tools[i].GoName = name
+	}
+}

@@ -1,0 +1,158 @@
+package mapping
+
+import (
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/load"
+)
+
+// outputSchema derives the JSON Schema of a shaped result from the
+// response schemas of the steps it comes from. It is lenient on purpose
+// (no required fields, no additionalProperties: false, below the fields
+// the runtime itself adds): upstream APIs often return more, or less, than
+// their specs say, and a result must never be refused for that.
+func (tb *taskBuilder) outputSchema(tool *ir.Tool, infos map[string]*opInfo) string {
+	o := tool.Output
+	if o == nil || len(tool.Actions) > 0 {
+		return ""
+	}
+	base := tb.resultSchema(tool.Steps, infos)
+	w := newSchemaWriter(tb.doc, false, nil)
+	var root map[string]any
+	switch {
+	case o.Limit > 0:
+		item := (*load.Schema)(nil)
+		if list := schemaAt(w, base, o.ListPath); list != nil {
+			if r := w.resolve(list); r != nil {
+				item = r.Items
+			}
+		}
+		if len(o.Pick) > 0 {
+			item = pickSchema(w, item, o.Pick)
+		}
+		root = map[string]any{"type": "object", "properties": map[string]any{
+			"items":      map[string]any{"type": "array", "items": w.convert(item, 1)},
+			"totalCount": map[string]any{"type": "integer", "description": "How many items there are in all."},
+			"hasMore":    map[string]any{"type": "boolean", "description": "Whether items follow this page."},
+			"note":       map[string]any{"type": "string"},
+			"nextPage":   map[string]any{"description": "What to pass to get the next page."},
+		}, "required": []string{"hasMore", "items", "totalCount"}}
+	case len(o.Pick) > 0:
+		root = w.convert(pickSchema(w, base, o.Pick), 0)
+	default:
+		return ""
+	}
+	props, _ := root["properties"].(map[string]any)
+	if props == nil {
+		props = map[string]any{}
+		root["properties"] = props
+	}
+	for _, h := range o.Hints {
+		props[h.Name] = map[string]any{"type": "string"}
+	}
+	props["warnings"] = map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Steps that failed; the result is partial."}
+	if defs := w.finishDefs(); len(defs) > 0 {
+		root["$defs"] = defs
+	}
+	lenient(root, true)
+	s, err := ir.JSON(root)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// resultSchema is the schema of the merged result: one step's response,
+// or an object of the steps' responses keyed by step id.
+func (tb *taskBuilder) resultSchema(steps []ir.Step, infos map[string]*opInfo) *load.Schema {
+	if len(steps) == 1 {
+		if info := infos[steps[0].ID]; info != nil {
+			return successSchema(info.op)
+		}
+		return nil
+	}
+	obj := &load.Schema{Type: "object", Properties: map[string]*load.Schema{}}
+	for _, st := range steps {
+		if info := infos[st.ID]; info != nil {
+			obj.Properties[st.ID] = successSchema(info.op)
+			obj.PropertyOrder = append(obj.PropertyOrder, st.ID)
+		}
+	}
+	return obj
+}
+
+// pickSchema is the object of picked fields.
+func pickSchema(w *schemaWriter, base *load.Schema, picks []ir.Pick) *load.Schema {
+	obj := &load.Schema{Type: "object", Properties: map[string]*load.Schema{}}
+	for _, p := range picks {
+		obj.Properties[p.Name] = schemaAt(w, base, p.Path)
+		obj.PropertyOrder = append(obj.PropertyOrder, p.Name)
+	}
+	return obj
+}
+
+// schemaAt follows a result path ("a.b", "items[].id", "x[0]") through a
+// schema; nil (any value) where the schema does not say.
+func schemaAt(w *schemaWriter, s *load.Schema, path string) *load.Schema {
+	if path == "" {
+		return s
+	}
+	seg, rest, _ := strings.Cut(path, ".")
+	name, mapped := seg, false
+	if i := strings.IndexByte(seg, '['); i >= 0 {
+		name, mapped = seg[:i], seg[i:] == "[]"
+	}
+	r := w.resolve(s)
+	if r == nil {
+		return nil
+	}
+	if name != "" {
+		props, _, _, _ := (&inputBuilder{w: w}).objectShape(r)
+		r = w.resolve(props[name])
+		if r == nil {
+			return nil
+		}
+	}
+	if strings.Contains(seg, "[") {
+		inner := schemaAt(w, r.Items, rest)
+		if mapped {
+			return &load.Schema{Type: "array", Items: inner}
+		}
+		return inner
+	}
+	return schemaAt(w, r, rest)
+}
+
+// lenient drops required and additionalProperties: false from every
+// schema below the root.
+func lenient(schema any, root bool) {
+	n, ok := schema.(map[string]any)
+	if !ok {
+		return
+	}
+	if !root {
+		delete(n, "required")
+	}
+	if n["additionalProperties"] == false {
+		delete(n, "additionalProperties")
+	}
+	for key, v := range n {
+		switch key {
+		case "properties", "$defs", "patternProperties":
+			if m, ok := v.(map[string]any); ok {
+				for _, sub := range m {
+					lenient(sub, false)
+				}
+			}
+		case "items", "additionalProperties", "not", "contains":
+			lenient(v, false)
+		case "allOf", "anyOf", "oneOf", "prefixItems":
+			if list, ok := v.([]any); ok {
+				for _, sub := range list {
+					lenient(sub, false)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package mapping
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/internal/strictyaml"
+	"github.com/oa2mcp/oa2mcp/overrides"
+)
+
+// rewriteInputs applies the tool's input: section: renames, hidden
+// values, drops, flattening and schema refinements. Bindings that read a
+// rewritten input follow it. A one-operation tool whose bindings end up
+// as the identity needs no step and calls its operation directly.
+func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
+	for _, name := range sortedKeys(t.Input) {
+		f := t.Input[name]
+		fp := path + ".input." + name
+		if f == nil {
+			continue
+		}
+		if _, ok := in.props[name]; !ok && f.Type != "" {
+			// A declared input no operation reads, e.g. a paging offset
+			// the output shaping uses.
+			in.add(name, map[string]any{"type": f.Type, "description": synthDescriptionText(name, f.Type)}, false, "")
+		}
+		if _, ok := in.props[name]; !ok {
+			fix := "declare it with type: to add it, or use one of: " + strings.Join(sortedKeys(in.props), ", ")
+			if s := strictyaml.Suggest(name, sortedKeys(in.props)); s != "" {
+				fix = "did you mean " + s + "?"
+			}
+			tb.problems.Errorf(tb.ov.Pos(fp), fix, "tool %q has no input %q", t.Name, name)
+			continue
+		}
+		tb.rewriteOne(tool, in, name, f, fp)
+	}
+	if len(tool.Steps) == 1 && tool.Steps[0].ID == "call" && identityBindings(tool.Steps[0].Args) {
+		tool.Steps = nil
+	}
+	if len(tool.Steps) > 0 || len(tool.Actions) > 0 {
+		tool.Op = nil
+	}
+}
+
+func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *overrides.Field, fp string) {
+	schema := in.props[name]
+	refine(schema, f)
+	if f.Required != nil {
+		in.required[name] = *f.Required
+	}
+	from := "${input." + name + "}"
+	switch {
+	case f.Drop:
+		if in.required[name] {
+			tb.problems.Errorf(tb.ov.Pos(fp+".drop"), "give it a fixed value with value:, env: or config: instead", "input %q is required and cannot be dropped", name)
+			return
+		}
+		removeInput(in, name)
+		replaceBindings(tool, from, nil)
+	case f.Value != nil:
+		c, _ := json.Marshal(f.Value)
+		removeInput(in, name)
+		replaceBindings(tool, from, &ir.Binding{Const: string(c)})
+	case f.Env != "", f.Config != "", f.Identity != "":
+		expr := "${env." + f.Env + "}"
+		if f.Config != "" {
+			if _, ok := tb.ov.Config[f.Config]; !ok {
+				tb.problems.Errorf(tb.ov.Pos(fp+".config"), "add it under config:", "unknown config value %q", f.Config)
+			}
+			expr = "${config." + f.Config + "}"
+		}
+		if f.Identity != "" {
+			expr = "${identity." + f.Identity + "}"
+		}
+		removeInput(in, name)
+		replaceBindings(tool, from, &ir.Binding{Expr: expr})
+	case f.Flatten:
+		tb.flatten(tool, in, name, fp)
+	case f.Rename != "" && f.Rename != name:
+		if _, taken := in.props[f.Rename]; taken {
+			tb.problems.Errorf(tb.ov.Pos(fp+".rename"), "choose a name no other input uses", "cannot rename %q to %q: that input exists", name, f.Rename)
+			return
+		}
+		in.props[f.Rename], in.required[f.Rename] = schema, in.required[name]
+		removeInput(in, name)
+		replaceBindings(tool, from, &ir.Binding{Expr: "${input." + f.Rename + "}"})
+	}
+}
+
+// refine applies schema refinements from the file to one property.
+func refine(schema map[string]any, f *overrides.Field) {
+	set := func(key string, v any, ok bool) {
+		if ok {
+			schema[key] = v
+		}
+	}
+	set("description", f.Description, f.Description != "")
+	set("type", f.Type, f.Type != "")
+	set("default", f.Default, f.Default != nil)
+	set("enum", f.Enum, len(f.Enum) > 0)
+	set("pattern", f.Pattern, f.Pattern != "")
+	set("format", f.Format, f.Format != "")
+	set("examples", f.Examples, len(f.Examples) > 0)
+	if f.Minimum != nil {
+		schema["minimum"] = *f.Minimum
+	}
+	if f.Maximum != nil {
+		schema["maximum"] = *f.Maximum
+	}
+	if f.MinLen != nil {
+		schema["minLength"] = *f.MinLen
+	}
+	if f.MaxLen != nil {
+		schema["maxLength"] = *f.MaxLen
+	}
+}
+
+// flatten lifts an object input's properties to the top level; the
+// binding of the original argument becomes an object of field bindings.
+func (tb *taskBuilder) flatten(tool *ir.Tool, in *taskInput, name, fp string) {
+	obj := in.props[name]
+	if ref, ok := obj["$ref"].(string); ok {
+		if d, ok := in.defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any); ok {
+			obj = deepCopy(d)
+		}
+	}
+	props, _ := obj["properties"].(map[string]any)
+	if len(props) == 0 {
+		tb.problems.Errorf(tb.ov.Pos(fp+".flatten"), "flatten only object inputs with properties", "input %q is not an object with properties", name)
+		return
+	}
+	req := map[string]bool{}
+	if list, ok := obj["required"].([]any); ok {
+		for _, r := range list {
+			req[r.(string)] = true
+		}
+	}
+	parentRequired := in.required[name]
+	var fields []ir.Binding
+	for _, sub := range sortedKeys(props) {
+		if _, taken := in.props[sub]; taken {
+			tb.problems.Errorf(tb.ov.Pos(fp+".flatten"), "rename the other input first", "flattening %q: input %q exists already", name, sub)
+			return
+		}
+		s, _ := props[sub].(map[string]any)
+		in.add(sub, s, parentRequired && req[sub], "")
+		fields = append(fields, ir.Binding{Arg: sub, Expr: "${input." + sub + "}"})
+	}
+	removeInput(in, name)
+	replaceBindings(tool, "${input."+name+"}", &ir.Binding{Fields: fields})
+}
+
+func removeInput(in *taskInput, name string) {
+	delete(in.props, name)
+	delete(in.required, name)
+}
+
+// replaceBindings rewrites every binding whose expression is exactly
+// from: with repl (keeping the argument name), or removes it when repl is
+// nil. Templates that mention from get the new expression spliced in.
+func replaceBindings(tool *ir.Tool, from string, repl *ir.Binding) {
+	fix := func(args []ir.Binding) []ir.Binding {
+		out := args[:0]
+		for _, b := range args {
+			switch {
+			case b.Expr == from && repl == nil:
+				continue
+			case b.Expr == from:
+				nb := *repl
+				nb.Arg = b.Arg
+				b = nb
+			case repl != nil && repl.Expr != "" && strings.Contains(b.Expr, from):
+				b.Expr = strings.ReplaceAll(b.Expr, from, repl.Expr)
+			}
+			out = append(out, b)
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Arg < out[j].Arg })
+		return out
+	}
+	for i := range tool.Steps {
+		tool.Steps[i].Args = fix(tool.Steps[i].Args)
+	}
+	for i := range tool.Actions {
+		for j := range tool.Actions[i].Steps {
+			tool.Actions[i].Steps[j].Args = fix(tool.Actions[i].Steps[j].Args)
+		}
+	}
+}
+
+func identityBindings(args []ir.Binding) bool {
+	for _, b := range args {
+		if b.Expr != "${input."+b.Arg+"}" {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,302 @@
+package mapping
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	"github.com/oa2mcp/oa2mcp/generator/load"
+)
+
+// Bounds that keep tool schemas small enough for a model's context and
+// for strict clients. They are documented in docs/schemas.md.
+const (
+	maxInlineDepth    = 8   // nesting below which inline schemas become {}
+	maxTopDescLen     = 200 // descriptions of a tool's own input properties
+	maxNestedDescLen  = 120 // descriptions inside nested schemas: first sentence
+	maxExampleBytes   = 160 // examples larger than this are dropped
+	maxExamples       = 2
+	maxCombinatorArms = 32
+)
+
+// schemaWriter converts loaded schemas into JSON Schema 2020-12 values for
+// one tool and collects the named schemas they reference as local $defs.
+// It is used once per tool, so each tool's $defs are pruned to what that
+// tool needs.
+type schemaWriter struct {
+	doc *load.Document
+	// input drops readOnly properties and null types: a model never has
+	// to send them, and strict clients reject type arrays.
+	input   bool
+	defs    map[string]any
+	pending []string
+	queued  map[string]bool
+	text    textCache
+}
+
+func newSchemaWriter(doc *load.Document, input bool, text textCache) *schemaWriter {
+	return &schemaWriter{doc: doc, input: input, defs: map[string]any{}, queued: map[string]bool{}, text: text}
+}
+
+// resolve follows Ref nodes to the named schema they stand for.
+func (w *schemaWriter) resolve(s *load.Schema) *load.Schema {
+	for i := 0; s != nil && s.Ref != "" && i < 64; i++ {
+		s = w.doc.Schemas[s.Ref]
+	}
+	return s
+}
+
+// convert returns the JSON Schema for s.
+func (w *schemaWriter) convert(s *load.Schema, depth int) map[string]any {
+	if s == nil {
+		return map[string]any{}
+	}
+	if s.Ref != "" {
+		if w.doc.Schemas[s.Ref] == nil {
+			return map[string]any{}
+		}
+		if !w.queued[s.Ref] {
+			w.queued[s.Ref] = true
+			w.pending = append(w.pending, s.Ref)
+		}
+		return map[string]any{"$ref": "#/$defs/" + s.Ref}
+	}
+	if depth > maxInlineDepth {
+		return map[string]any{"description": "Nested value; structure not expanded."}
+	}
+	out := map[string]any{}
+	w.annotations(s, out, depth)
+	w.typeKeywords(s, out)
+	w.valueKeywords(s, out)
+	w.objectKeywords(s, out, depth)
+	w.arrayKeywords(s, out, depth)
+	w.combinators(s, out, depth)
+	return out
+}
+
+// finishDefs converts every named schema referenced so far, including
+// those referenced by the definitions themselves, and returns $defs.
+func (w *schemaWriter) finishDefs() map[string]any {
+	for len(w.pending) > 0 {
+		name := w.pending[0]
+		w.pending = w.pending[1:]
+		w.defs[name] = w.convert(w.doc.Schemas[name], 1)
+	}
+	return w.defs
+}
+
+func (w *schemaWriter) annotations(s *load.Schema, out map[string]any, depth int) {
+	desc := w.text.plain(s.Description)
+	if desc == "" {
+		desc = w.text.plain(s.Title)
+	}
+	if desc != "" {
+		if depth > 0 {
+			desc = firstSentence(desc, maxNestedDescLen)
+		} else {
+			desc = clip(desc, maxTopDescLen)
+		}
+		out["description"] = desc
+	}
+	if s.Deprecated {
+		out["deprecated"] = true
+	}
+	if !w.input && s.ReadOnly {
+		out["readOnly"] = true
+	}
+	if ex := smallExamples(s.Examples); len(ex) > 0 {
+		out["examples"] = ex
+	}
+}
+
+func (w *schemaWriter) typeKeywords(s *load.Schema, out map[string]any) {
+	switch {
+	case s.Type != "" && s.Nullable && !w.input:
+		out["anyOf"] = []any{map[string]any{"type": s.Type}, map[string]any{"type": "null"}}
+	case s.Type != "":
+		out["type"] = s.Type
+	case len(s.Types) > 0:
+		arms := make([]any, 0, len(s.Types))
+		for _, t := range s.Types {
+			arms = append(arms, map[string]any{"type": t})
+		}
+		out["anyOf"] = arms
+	}
+	if s.Format != "" {
+		out["format"] = s.Format
+	}
+}
+
+func (w *schemaWriter) valueKeywords(s *load.Schema, out map[string]any) {
+	if len(s.Enum) > 0 {
+		enum := make([]any, 0, len(s.Enum))
+		for _, v := range s.Enum {
+			if v != nil || !w.input {
+				enum = append(enum, v)
+			}
+		}
+		if len(enum) > 0 {
+			out["enum"] = enum
+		}
+	}
+	if s.HasConst {
+		out["const"] = s.Const
+	}
+	if s.HasDefault && (s.Default != nil || !w.input) {
+		out["default"] = s.Default
+	}
+	if s.Pattern != "" {
+		if _, err := regexp.Compile(s.Pattern); err == nil {
+			out["pattern"] = s.Pattern
+		} else {
+			appendDescription(out, fmt.Sprintf("Must match the pattern %s.", s.Pattern))
+		}
+	}
+	setNumber(out, "minimum", s.Minimum)
+	setNumber(out, "maximum", s.Maximum)
+	setNumber(out, "exclusiveMinimum", s.ExclusiveMinimum)
+	setNumber(out, "exclusiveMaximum", s.ExclusiveMaximum)
+	setNumber(out, "multipleOf", s.MultipleOf)
+	setCount(out, "minLength", s.MinLength)
+	setCount(out, "maxLength", s.MaxLength)
+}
+
+func (w *schemaWriter) objectKeywords(s *load.Schema, out map[string]any, depth int) {
+	setCount(out, "minProperties", s.MinProperties)
+	setCount(out, "maxProperties", s.MaxProperties)
+	if s.NoAdditional {
+		out["additionalProperties"] = false
+	} else if s.AdditionalProperties != nil {
+		out["additionalProperties"] = w.convert(s.AdditionalProperties, depth+1)
+	}
+	if len(s.Properties) == 0 {
+		return
+	}
+	props := map[string]any{}
+	for _, name := range s.PropertyOrder {
+		p := s.Properties[name]
+		if w.input && w.isReadOnly(p) {
+			continue
+		}
+		props[name] = w.convert(p, depth+1)
+	}
+	out["properties"] = props
+	var req []string
+	for _, name := range s.Required {
+		if _, ok := props[name]; ok {
+			req = append(req, name)
+		}
+	}
+	if len(req) > 0 {
+		out["required"] = sortedUnique(req)
+	}
+}
+
+func (w *schemaWriter) isReadOnly(s *load.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.ReadOnly {
+		return true
+	}
+	r := w.resolve(s)
+	return r != nil && r.ReadOnly
+}
+
+func (w *schemaWriter) arrayKeywords(s *load.Schema, out map[string]any, depth int) {
+	setCount(out, "minItems", s.MinItems)
+	setCount(out, "maxItems", s.MaxItems)
+	if s.UniqueItems {
+		out["uniqueItems"] = true
+	}
+	if len(s.PrefixItems) > 0 {
+		arms := make([]any, len(s.PrefixItems))
+		for i, p := range s.PrefixItems {
+			arms[i] = w.convert(p, depth+1)
+		}
+		out["prefixItems"] = arms
+	}
+	// Strict clients want every array to say what it holds.
+	if s.Items != nil {
+		out["items"] = w.convert(s.Items, depth+1)
+	} else if s.Type == "array" || containsString(s.Types, "array") {
+		out["items"] = map[string]any{}
+	}
+}
+
+func (w *schemaWriter) combinators(s *load.Schema, out map[string]any, depth int) {
+	list := func(key string, arms []*load.Schema) {
+		if len(arms) == 0 {
+			return
+		}
+		if len(arms) > maxCombinatorArms {
+			arms = arms[:maxCombinatorArms]
+		}
+		conv := make([]any, 0, len(arms))
+		for _, a := range arms {
+			conv = append(conv, w.convert(a, depth+1))
+		}
+		if prev, ok := out[key].([]any); ok {
+			// The type keywords may already have produced an anyOf.
+			out["allOf"] = append(asSlice(out["allOf"]), map[string]any{key: prev})
+		}
+		out[key] = conv
+	}
+	list("allOf", s.AllOf)
+	list("anyOf", s.AnyOf)
+	list("oneOf", s.OneOf)
+	if s.Not != nil {
+		out["not"] = w.convert(s.Not, depth+1)
+	}
+}
+
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
+func appendDescription(out map[string]any, extra string) {
+	if d, _ := out["description"].(string); d != "" {
+		out["description"] = d + " " + extra
+		return
+	}
+	out["description"] = extra
+}
+
+func setNumber(out map[string]any, key string, v *float64) {
+	if v != nil {
+		out[key] = *v
+	}
+}
+
+func setCount(out map[string]any, key string, v *uint64) {
+	if v != nil {
+		out[key] = *v
+	}
+}
+
+// smallExamples keeps at most maxExamples examples whose JSON is short:
+// long examples cost context and rarely help a model choose values.
+func smallExamples(examples []any) []any {
+	var out []any
+	for _, ex := range examples {
+		b, err := json.Marshal(ex)
+		if err != nil || len(b) > maxExampleBytes {
+			continue
+		}
+		out = append(out, ex)
+		if len(out) == maxExamples {
+			break
+		}
+	}
+	return out
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,255 @@
+package mapping
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/internal/strictyaml"
+	"github.com/oa2mcp/oa2mcp/overrides"
+)
+
+// stepScope tracks the steps declared so far in one step list, so a
+// binding may only read steps that come before it.
+type stepScope map[string]*opInfo
+
+// steps builds a step list, checking every binding against the schemas.
+// It returns the steps and the HTTP methods they use.
+func (tb *taskBuilder) steps(in *taskInput, steps []*overrides.Step, path string) ([]ir.Step, []string) {
+	scope := stepScope{}
+	var out []ir.Step
+	var methods []string
+	for i, s := range steps {
+		sp := fmt.Sprintf("%s[%d]", path, i)
+		info := tb.lookup(s.Operation, sp+".operation")
+		if info == nil {
+			continue
+		}
+		step := ir.Step{ID: s.ID, Op: info.call, Optional: s.Optional, When: s.When}
+		after := map[string]bool{}
+		for _, arg := range sortedKeys(s.Args) {
+			b, ok := tb.binding(in, info, s, arg, sp, scope, after)
+			if ok {
+				step.Args = append(step.Args, b)
+			}
+		}
+		tb.checkRequiredArgs(info, s, sp)
+		if s.When != "" {
+			in.add(s.When, map[string]any{"type": "boolean", "description": fmt.Sprintf("Set to true to also run the %s step.", s.ID)}, false, "")
+		}
+		step.After = sortedKeys(after)
+		scope[s.ID] = info
+		out = append(out, step)
+		methods = append(methods, info.op.Method)
+		in.mergeDefs(info.defs)
+	}
+	return out, methods
+}
+
+// binding checks and converts one step argument binding.
+func (tb *taskBuilder) binding(in *taskInput, info *opInfo, s *overrides.Step, arg, sp string, scope stepScope, after map[string]bool) (ir.Binding, bool) {
+	pos := sp + ".args." + arg
+	rawSchema, ok := info.in.props[arg]
+	argSchema, _ := rawSchema.(map[string]any)
+	if !ok {
+		fix := "bind one of: " + strings.Join(sortedKeys(info.in.props), ", ")
+		if sug := strictyaml.Suggest(arg, sortedKeys(info.in.props)); sug != "" {
+			fix = "did you mean " + sug + "?"
+		}
+		tb.problems.Errorf(tb.ov.Pos(pos), fix, "operation %s has no input %q", s.Operation, arg)
+		return ir.Binding{}, false
+	}
+	expr, err := overrides.ParseExpr(s.Args[arg])
+	if err != nil {
+		return ir.Binding{}, false // reported by the overrides package
+	}
+	if len(expr.Refs) == 0 {
+		c, _ := json.Marshal(expr.Const)
+		return ir.Binding{Arg: arg, Const: string(c)}, true
+	}
+	for _, ref := range expr.Refs {
+		tb.checkRef(in, info, s, arg, argSchema, ref, expr.Whole, pos, scope, after)
+	}
+	return ir.Binding{Arg: arg, Expr: expr.Template}, true
+}
+
+// checkRef validates one reference and records what it implies: a new
+// tool input, or a dependency on an earlier step.
+func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, arg string, argSchema map[string]any, ref overrides.Ref, whole bool, pos string, scope stepScope, after map[string]bool) {
+	at := tb.ov.Pos(pos)
+	switch ref.Root {
+	case "input":
+		name := ref.Path[0]
+		required := info.required[arg] && !s.Optional && s.When == ""
+		in.add(name, argSchema, required, "")
+		if f := tb.ovField(name); f != nil && f.Type != "" && whole && !typesCompatible(f.Type, schemaType(argSchema)) {
+			tb.problems.Errorf(at, "make the types agree", "type mismatch: input %q is %s but %s.%s wants %s", name, f.Type, s.Operation, arg, schemaType(argSchema))
+		}
+	case "config":
+		if _, ok := tb.ov.Config[ref.Path[0]]; !ok {
+			tb.problems.Errorf(at, "add it under config:", "unknown config value %q", ref.Path[0])
+		}
+	case "handle":
+		if tb.checkHandleRef(ref, at) || tb.cur.Input[ref.Path[0]] != nil {
+			in.add(ref.Path[0], map[string]any{"type": "string"}, true, "")
+		}
+	case "steps":
+		id := ref.Path[0]
+		src, ok := scope[id]
+		if !ok {
+			tb.problems.Errorf(at, "refer to a step declared earlier in the list", "%s refers to unknown or later step %q", ref, id)
+			return
+		}
+		after[id] = true
+		if ref.Path[1] == "body" {
+			tb.checkBodyPath(src, ref, argSchema, whole, at, s.Operation, arg)
+		}
+	}
+}
+
+// checkBodyPath resolves ${steps.ID.body.PATH} in the step's success
+// response schema: an unknown field or a type mismatch is an error.
+func (tb *taskBuilder) checkBodyPath(src *opInfo, ref overrides.Ref, argSchema map[string]any, whole bool, at load.Position, op, arg string) {
+	s := successSchema(src.op)
+	w := src.in.w
+	for _, seg := range ref.Path[2:] {
+		name, indexed := strings.CutSuffix(seg, "]")
+		if indexed {
+			name = name[:strings.IndexByte(name, '[')]
+		}
+		r := w.resolve(s)
+		if r == nil || (len(r.Properties) == 0 && len(r.AllOf) == 0) {
+			return // unknown shape: nothing to check against
+		}
+		props, _, _, ok := (&inputBuilder{w: w}).objectShape(r)
+		next, found := props[name]
+		if !ok || !found {
+			tb.problems.Errorf(at, "fields there: "+strings.Join(sortedKeys(props), ", "), "%s: the response of %s has no field %q", ref, src.op.ID, name)
+			return
+		}
+		s = next
+		if indexed {
+			if rr := w.resolve(s); rr != nil {
+				s = rr.Items
+			}
+		}
+	}
+	if got, want := loadType(w.resolve(s)), schemaType(argSchema); whole && got != "" && want != "" && !typesCompatible(got, want) {
+		tb.problems.Errorf(at, "bind a field of the right type", "type mismatch: %s is %s but %s.%s wants %s", ref, got, op, arg, want)
+	}
+}
+
+// checkRequiredArgs reports required operation inputs left unbound.
+func (tb *taskBuilder) checkRequiredArgs(info *opInfo, s *overrides.Step, sp string) {
+	var missing []string
+	for name := range info.required {
+		if _, ok := s.Args[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		tb.problems.Errorf(tb.ov.Pos(sp), "bind them under args:, e.g. "+missing[0]+": ${input."+missing[0]+"}",
+			"step %q: operation %s requires %s", s.ID, s.Operation, joinList(missing))
+	}
+}
+
+func (tb *taskBuilder) ovField(name string) *overrides.Field {
+	for _, t := range tb.ov.Tools {
+		if t != nil && t.Input[name] != nil {
+			return t.Input[name]
+		}
+	}
+	return nil
+}
+
+// successSchema is the schema of the first 2xx response with a body.
+func successSchema(op *load.Operation) *load.Schema {
+	for _, r := range op.Responses {
+		if strings.HasPrefix(r.Status, "2") && r.Schema != nil {
+			return r.Schema
+		}
+	}
+	return nil
+}
+
+func loadType(s *load.Schema) string {
+	if s == nil {
+		return ""
+	}
+	return s.Type
+}
+
+func schemaType(s map[string]any) string {
+	t, _ := s["type"].(string)
+	return t
+}
+
+// typesCompatible allows integers where numbers are wanted, and strings
+// anywhere a string is wanted (values are serialised to text anyway).
+func typesCompatible(got, want string) bool {
+	return got == want || (got == "integer" && want == "number") || want == "string" && (got == "integer" || got == "number")
+}
+
+// actions builds an action tool: one step list per action, an "action"
+// enum input and the union of the actions' inputs.
+func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) []string {
+	var methods []string
+	var lines []string
+	for _, name := range sortedKeys(t.Actions) {
+		a := t.Actions[name]
+		ap := path + ".actions." + name
+		act := ir.Action{Name: name, Description: strings.TrimSpace(a.Description)}
+		sub := newTaskInput()
+		if a.Operation != "" {
+			info := tb.lookup(a.Operation, ap+".operation")
+			if info == nil {
+				continue
+			}
+			sub.addOp(info, "")
+			var args []ir.Binding
+			for _, arg := range sortedKeys(info.in.props) {
+				args = append(args, ir.Binding{Arg: arg, Expr: "${input." + arg + "}"})
+			}
+			act.Steps = []ir.Step{{ID: name, Op: info.call, Args: args}}
+			methods = append(methods, info.op.Method)
+			if act.Description == "" {
+				act.Description = plainText(firstNonEmpty(info.op.Summary, derivedPurpose(info.op)))
+			}
+		} else {
+			var ms []string
+			act.Steps, ms = tb.steps(sub, a.Steps, ap+".steps")
+			methods = append(methods, ms...)
+		}
+		act.Required = sub.requiredNames()
+		for _, n := range sortedKeys(sub.props) {
+			in.add(n, sub.props[n], false, name)
+		}
+		in.mergeDefs(sub.defs)
+		tool.Actions = append(tool.Actions, act)
+		lines = append(lines, fmt.Sprintf("%s: %s", name, strings.TrimSuffix(act.Description, ".")))
+	}
+	in.props["action"] = map[string]any{
+		"type": "string", "enum": toAny(sortedKeys(t.Actions)),
+		"description": "What to do. " + strings.Join(lines, "; ") + ".",
+	}
+	in.required["action"] = true
+	for name, acts := range in.usedBy {
+		if p := in.props[name]; p != nil {
+			d, _ := p["description"].(string)
+			p["description"] = fmt.Sprintf("For action %s. %s", strings.Join(acts, ", "), d)
+		}
+	}
+	return methods
+}
+
+func toAny(list []string) []any {
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+package mapping
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// taskInput collects the input properties of a task tool.
+type taskInput struct {
+	props    map[string]map[string]any
+	required map[string]bool
+	defs     map[string]any
+	// usedBy lists, per input, the actions that read it (action tools).
+	usedBy map[string][]string
+	// unions marks inputs whose schema is an anyOf of several actions'.
+	unions map[string]bool
+}
+
+func newTaskInput() *taskInput {
+	return &taskInput{props: map[string]map[string]any{}, required: map[string]bool{}, defs: map[string]any{}, usedBy: map[string][]string{}, unions: map[string]bool{}}
+}
+
+// addOp adds every default input of an operation (used by one-operation
+// tools and operation actions).
+func (in *taskInput) addOp(info *opInfo, action string) {
+	for _, name := range sortedKeys(info.in.props) {
+		in.add(name, info.in.props[name], info.required[name] && action == "", action)
+	}
+	in.mergeDefs(info.defs)
+}
+
+// add records input name with a copy of schema; the first schema wins.
+func (in *taskInput) add(name string, schema any, required bool, action string) {
+	cur, ok := in.props[name]
+	switch {
+	case !ok:
+		in.props[name] = deepCopy(schema)
+	case action != "" && !sameJSON(constraints(cur), constraints(schema)):
+		// Two actions read an input of the same name with different
+		// schemas: accept either rather than reject one action's values.
+		in.props[name] = unionSchema(cur, deepCopy(schema), in.unions[name])
+		in.unions[name] = true
+	}
+	if required {
+		in.required[name] = true
+	}
+	if action != "" {
+		in.usedBy[name] = append(in.usedBy[name], action)
+	}
+}
+
+func (in *taskInput) mergeDefs(defs map[string]any) {
+	for k, v := range defs {
+		if _, ok := in.defs[k]; !ok {
+			in.defs[k] = v
+		}
+	}
+}
+
+func (in *taskInput) requiredNames() []string {
+	var out []string
+	for name := range in.required {
+		if _, ok := in.props[name]; ok {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// schema assembles the flat input object, with $defs pruned to what the
+// remaining properties reference.
+func (in *taskInput) schema() map[string]any {
+	out := map[string]any{"type": "object", "additionalProperties": false}
+	props := map[string]any{}
+	for k, v := range in.props {
+		props[k] = v
+	}
+	if len(props) > 0 {
+		out["properties"] = props
+	}
+	if req := in.requiredNames(); len(req) > 0 {
+		out["required"] = req
+	}
+	if defs := reachableDefs(props, in.defs); len(defs) > 0 {
+		out["$defs"] = defs
+	}
+	return out
+}
+
+// reachableDefs keeps the definitions that root references, directly or
+// through other definitions.
+func reachableDefs(root any, defs map[string]any) map[string]any {
+	out := map[string]any{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch n := v.(type) {
+		case map[string]any:
+			ref, _ := n["$ref"].(string)
+			if name, ok := strings.CutPrefix(ref, "#/$defs/"); ok {
+				if d, ok := defs[name]; ok {
+					if _, seen := out[name]; !seen {
+						out[name] = d
+						walk(d)
+					}
+				}
+			}
+			for _, x := range n {
+				walk(x)
+			}
+		case []any:
+			for _, x := range n {
+				walk(x)
+			}
+		}
+	}
+	walk(root)
+	return out
+}
+
+// deepCopy copies a JSON-like value so rewrites of one tool never leak
+// into another tool built from the same operation.
+func deepCopy(v any) map[string]any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return map[string]any{}
+	}
+	var out map[string]any
+	if json.Unmarshal(b, &out) != nil || out == nil {
+		return map[string]any{}
+	}
+	return out
+}
+
+func sameJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+// unionSchema widens cur to also accept next, keeping one description.
+func unionSchema(cur, next map[string]any, isUnion bool) map[string]any {
+	desc, _ := cur["description"].(string)
+	arms := []any{cur}
+	if isUnion {
+		arms, _ = cur["anyOf"].([]any)
+	}
+	for _, a := range arms {
+		if sameJSON(a, next) {
+			return cur
+		}
+	}
+	if desc == "" {
+		desc, _ = next["description"].(string)
+	}
+	return map[string]any{"anyOf": append(arms, next), "description": desc}
+}
+
+// constraints drops the annotation keywords of a schema's top level, so
+// two schemas that differ only in wording count as the same.
+func constraints(s any) any {
+	m, ok := s.(map[string]any)
+	if !ok {
+		return s
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		switch k {
+		case "description", "examples", "title", "deprecated":
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}

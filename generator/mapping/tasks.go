@@ -1,0 +1,260 @@
+package mapping
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/internal/strictyaml"
+	"github.com/oa2mcp/oa2mcp/overrides"
+)
+
+// taskBuilder turns the override file's tools into IR tools.
+type taskBuilder struct {
+	doc      *load.Document
+	ov       *overrides.File
+	ops      map[string]*opInfo
+	used     map[*opInfo]bool
+	prefix   string
+	problems *diag.List
+	// cur is the file tool being built.
+	cur *overrides.Tool
+}
+
+// indexOps finds operations by operationId and by "METHOD /path".
+func indexOps(infos []*opInfo) map[string]*opInfo {
+	m := map[string]*opInfo{}
+	for _, info := range infos {
+		if info.op.ID != "" {
+			m[info.op.ID] = info
+		}
+		m[info.op.Method+" "+info.op.Path] = info
+	}
+	return m
+}
+
+func (tb *taskBuilder) buildAll() []ir.Tool {
+	var out []ir.Tool
+	for i, t := range tb.ov.Tools {
+		if t == nil {
+			continue
+		}
+		if tool, ok := tb.build(fmt.Sprintf("tools[%d]", i), t); ok {
+			out = append(out, tool)
+		}
+	}
+	return out
+}
+
+// lookup finds an operation by reference, reporting unknown ones with a
+// suggestion.
+func (tb *taskBuilder) lookup(ref, path string) *opInfo {
+	if info := tb.ops[ref]; info != nil {
+		tb.used[info] = true
+		return info
+	}
+	keys := make([]string, 0, len(tb.ops))
+	for k := range tb.ops {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fix := "use an operationId of the spec (or \"METHOD /path\") that select keeps"
+	if s := strictyaml.Suggest(ref, keys); s != "" {
+		fix = "did you mean " + s + "?"
+	}
+	tb.problems.Errorf(tb.ov.Pos(path), fix, "unknown operation %q", ref)
+	return nil
+}
+
+// build makes one task tool.
+func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
+	tb.cur = t
+	var tool ir.Tool
+	tool.Name = t.Name
+	if tb.prefix != "" {
+		tool.Name = snakeCase(tb.prefix) + "_" + t.Name
+	}
+	before := len(tb.problems.Errors())
+	in := newTaskInput()
+	var methods []string
+	switch {
+	case t.Operation != "":
+		info := tb.lookup(t.Operation, path+".operation")
+		if info == nil {
+			return tool, false
+		}
+		tb.operationTool(&tool, in, info, t, path)
+		methods = []string{info.op.Method}
+	case len(t.Steps) > 0:
+		tool.Steps, methods = tb.steps(in, t.Steps, path+".steps")
+	case len(t.Actions) == 0:
+		tb.pureStateInputs(&tool, in, t, path)
+	default:
+		methods = tb.actions(&tool, in, t, path)
+	}
+	tb.rewriteInputs(&tool, in, t, path)
+	tb.stateInputs(&tool, in, t, path)
+	if len(tb.problems.Errors()) > before {
+		return tool, false
+	}
+	schemaJSON, err := ir.JSON(in.schema())
+	if err != nil {
+		tb.problems.Errorf(tb.ov.Pos(path), "simplify the tool's inputs", "tool %q: input schema cannot be encoded: %v", t.Name, err)
+		return tool, false
+	}
+	tool.InputSchema = schemaJSON
+	tool.Output = tb.output(t.Output)
+	normalizePaths(&tool)
+	tool.OutputSchema = tb.outputSchema(&tool, tb.stepInfos(tool.Steps))
+	tb.describe(&tool, in, t, methods)
+	tb.stateTool(&tool, in, t, path)
+	if t.Operation == "" && len(t.Steps) == 0 && len(t.Actions) == 0 {
+		stateAnnotations(&tool, t)
+	} else {
+		taskAnnotations(&tool, methods, t.Annotations)
+	}
+	return tool, true
+}
+
+// operationTool starts a tool from one operation's default inputs; input
+// rewrites later decide whether it needs a binding step.
+func (tb *taskBuilder) operationTool(tool *ir.Tool, in *taskInput, info *opInfo, t *overrides.Tool, path string) {
+	in.addOp(info, "")
+	tool.Op = info.ownOp()
+	tool.Doc = toolDoc(info.op)
+	tool.Title = toolTitle(info.op, tool.Name)
+	tool.Description = toolDescription(info.op, info.in.descs, info.in.w)
+	var args []ir.Binding
+	for _, name := range sortedKeys(info.in.props) {
+		args = append(args, ir.Binding{Arg: name, Expr: "${input." + name + "}"})
+	}
+	tool.Steps = []ir.Step{{ID: "call", Op: info.call, Args: args}}
+}
+
+// taskAnnotations derives hints from every operation the tool may call,
+// then applies the file's overrides.
+func taskAnnotations(t *ir.Tool, methods []string, a *overrides.Annotations) {
+	t.ReadOnly, t.Idempotent, t.OpenWorld = true, true, true
+	for _, m := range methods {
+		var one ir.Tool
+		setAnnotations(&one, m)
+		t.ReadOnly = t.ReadOnly && one.ReadOnly
+		t.Idempotent = t.Idempotent && one.Idempotent
+		t.Destructive = t.Destructive || one.Destructive
+	}
+	overrideAnnotations(t, a)
+}
+
+// overrideAnnotations applies the file's annotations.
+func overrideAnnotations(t *ir.Tool, a *overrides.Annotations) {
+	if a == nil {
+		return
+	}
+	for _, o := range []struct {
+		v   *bool
+		dst *bool
+	}{{a.ReadOnly, &t.ReadOnly}, {a.Destructive, &t.Destructive}, {a.Idempotent, &t.Idempotent}, {a.OpenWorld, &t.OpenWorld}} {
+		if o.v != nil {
+			*o.dst = *o.v
+		}
+	}
+}
+
+// output converts the file's output shaping.
+func (tb *taskBuilder) output(o *overrides.Output) *ir.Output {
+	if o == nil {
+		return nil
+	}
+	out := &ir.Output{}
+	for _, name := range sortedKeys(o.Pick) {
+		out.Pick = append(out.Pick, ir.Pick{Name: name, Path: o.Pick[name]})
+	}
+	for _, name := range sortedKeys(o.Hints) {
+		out.Hints = append(out.Hints, ir.Pick{Name: name, Path: o.Hints[name]})
+	}
+	if o.List != nil {
+		out.ListPath, out.Limit, out.PageInput = o.List.Path, o.List.Limit, o.List.PageInput
+		if out.Limit <= 0 {
+			out.Limit = 20
+		}
+	}
+	return out
+}
+
+// describe sets title and description: the file's words first, then
+// notes the generator knows (actions, limits, examples).
+func (tb *taskBuilder) describe(tool *ir.Tool, in *taskInput, t *overrides.Tool, methods []string) {
+	if t.Title != "" {
+		tool.Title = t.Title
+	} else if tool.Title == "" {
+		tool.Title = humanize(t.Name)
+	}
+	desc := strings.TrimSpace(t.Description)
+	if desc == "" {
+		desc = tool.Description
+	}
+	if desc == "" {
+		desc = fmt.Sprintf("%s. Required inputs: %s.", humanize(t.Name), joinList(in.requiredNames()))
+	}
+	var notes []string
+	if o := tool.Output; o != nil && o.Limit > 0 {
+		notes = append(notes, fmt.Sprintf("Returns at most %d items per call with totalCount and hasMore; the list is partial, so never total or count from it.", o.Limit))
+	}
+	for _, ex := range t.Examples {
+		if b, err := json.Marshal(ex); err == nil {
+			notes = append(notes, "Example arguments: "+string(b)+".")
+		}
+	}
+	tool.Description = strings.Join(append([]string{desc}, notes...), " ")
+	if len(tool.Doc) == 0 {
+		tool.Doc = []string{"Task tool from the override file; calls " + strings.Join(methods, ", ") + " operations."}
+	}
+}
+
+// normalizePaths rewrites result paths written in binding style
+// ("steps.ID.body.FIELD") into paths of the merged result ("ID.FIELD",
+// or "FIELD" when the tool has one step), so both spellings work.
+func normalizePaths(tool *ir.Tool) {
+	if tool.Output == nil {
+		return
+	}
+	single := len(tool.Steps) <= 1
+	fix := func(p string) string {
+		rest, ok := strings.CutPrefix(p, "steps.")
+		if !ok {
+			return p
+		}
+		id, tail, _ := strings.Cut(rest, ".")
+		tail = strings.TrimPrefix(strings.TrimPrefix(tail, "body"), ".")
+		if single {
+			return tail
+		}
+		return strings.TrimSuffix(id+"."+tail, ".")
+	}
+	for i := range tool.Output.Pick {
+		tool.Output.Pick[i].Path = fix(tool.Output.Pick[i].Path)
+	}
+	tool.Output.ListPath = fix(tool.Output.ListPath)
+}
+
+// stepInfos maps step ids to the operations they call.
+func (tb *taskBuilder) stepInfos(steps []ir.Step) map[string]*opInfo {
+	out := map[string]*opInfo{}
+	for _, st := range steps {
+		out[st.ID] = tb.ops[st.Op.Method+" "+st.Op.Path]
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,116 @@
+package mapping
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Regular expressions used to turn spec Markdown and HTML into plain text
+// that reads well inside a tool description.
+var (
+	mdLink      = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	mdImage     = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+	htmlTag     = regexp.MustCompile(`<[^>]{0,200}>`)
+	mdEmphasis  = regexp.MustCompile("(\\*\\*|__|`)")
+	mdHeading   = regexp.MustCompile(`(?m)^#{1,6}\s*`)
+	mdListItem  = regexp.MustCompile(`(?m)^\s*[-*+]\s+`)
+	mdTableRule = regexp.MustCompile(`(?m)^\s*\|?[-:| ]{3,}\|?\s*$`)
+	spaces      = regexp.MustCompile(`\s+`)
+)
+
+// textCache memoises plainText for one Build: big specs repeat the same
+// parameter descriptions on hundreds of operations. A nil cache is valid
+// and caches nothing.
+type textCache map[string]string
+
+func (c textCache) plain(s string) string {
+	if c == nil {
+		return plainText(s)
+	}
+	if out, ok := c[s]; ok {
+		return out
+	}
+	out := plainText(s)
+	c[s] = out
+	return out
+}
+
+// plainText converts Markdown/HTML prose to one line of plain text.
+// Most spec prose has no markup, and big specs repeat the same parameter
+// descriptions hundreds of times, so plain strings skip the regexps.
+func plainText(s string) string {
+	if !strings.ContainsAny(s, "[]<>*_`#|&-+\n\r\t") {
+		return strings.TrimSpace(s)
+	}
+	s = mdImage.ReplaceAllString(s, "")
+	s = mdLink.ReplaceAllString(s, "$1")
+	s = htmlTag.ReplaceAllString(s, " ")
+	s = mdTableRule.ReplaceAllString(s, " ")
+	s = mdHeading.ReplaceAllString(s, "")
+	s = mdListItem.ReplaceAllString(s, "")
+	s = mdEmphasis.ReplaceAllString(s, "")
+	s = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`).Replace(s)
+	return strings.TrimSpace(spaces.ReplaceAllString(s, " "))
+}
+
+// sentence makes s a sentence: capitalised first letter, final period.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	s = string(r)
+	switch s[len(s)-1] {
+	case '.', '!', '?', ':':
+		return s
+	}
+	return s + "."
+}
+
+// clip shortens s to at most max bytes, cutting at the last sentence end
+// (or word boundary) that fits and marking the cut with an ellipsis.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := s[:max]
+	if i := strings.LastIndex(cut, ". "); i > max/2 {
+		return cut[:i+1]
+	}
+	if i := strings.LastIndexByte(cut, ' '); i > 0 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "…"
+}
+
+// humanize turns a snake name into words: "get_pet_by_id" → "Get pet by id".
+func humanize(snake string) string {
+	s := strings.ReplaceAll(snake, "_", " ")
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// joinList renders items as "a, b and c".
+func joinList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// firstSentence keeps the first sentence of s, clipped to max bytes:
+// nested fields need a hint, not the full reference text.
+func firstSentence(s string, max int) string {
+	if i := strings.Index(s, ". "); i > 0 && i < max {
+		return s[:i+1]
+	}
+	return clip(s, max)
+}

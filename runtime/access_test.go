@@ -1,0 +1,124 @@
+package runtime
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+func TestMemoryStoreBoundedAndExpiring(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1_000_000, 0)}
+	st := NewMemoryHandleStore(3, clk.now)
+	ctx := context.Background()
+	for _, k := range []string{"a", "b", "c", "d"} {
+		st.Put(ctx, k, HandleRecord{Type: k}, time.Minute)
+	}
+	if _, ok, _ := st.Get(ctx, "a"); ok {
+		t.Error("least recently written record not evicted at the bound")
+	}
+	if r, ok, _ := st.Get(ctx, "d"); !ok || r.Type != "d" {
+		t.Error("newest record missing")
+	}
+	clk.t = clk.t.Add(time.Minute)
+	if _, ok, _ := st.Get(ctx, "d"); ok {
+		t.Error("expired record returned")
+	}
+	if fresh, _ := st.Once(ctx, "n", time.Minute); !fresh {
+		t.Error("first Once not fresh")
+	}
+	if fresh, _ := st.Once(ctx, "n", time.Minute); fresh {
+		t.Error("second Once fresh")
+	}
+}
+
+func TestHandleLifecycleFixedAndSliding(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1_000_000, 0)}
+	spec := &ServerDef{Name: "x", Handles: []HandleType{
+		{Name: "cart", Prefix: "crt_", LifetimeSeconds: 3600, Creators: []string{"x_new_cart"}},
+		{Name: "doc", Prefix: "doc_", LifetimeSeconds: 3600, Fixed: true, Creators: []string{"x_new_doc"}},
+	}}
+	hm := newHandleManager(spec, NewMemoryHandleStore(0, clk.now), clk.now)
+	ctx := context.Background()
+	owner, other := ownerDigest("u1"), ownerDigest("u2")
+	cart, _ := hm.create(ctx, hm.types["cart"], owner, 42)
+	doc, _ := hm.create(ctx, hm.types["doc"], owner, "D-1")
+	if !strings.HasPrefix(cart, "crt_") || len(cart) != 4+handleRandLen {
+		t.Fatalf("handle %q", cart)
+	}
+	if v, cerr := hm.resolve(ctx, HandleInput{Arg: "cart", Type: "cart"}, cart, owner); cerr != nil || v.(interface{ String() string }).String() != "42" {
+		t.Fatalf("resolve: %v %v", v, cerr)
+	}
+	// Wrong type: a doc handle where a cart is wanted.
+	if _, cerr := hm.resolve(ctx, HandleInput{Arg: "cart", Type: "cart"}, doc, owner); cerr == nil || !strings.Contains(cerr.msg, "not a cart handle") {
+		t.Errorf("wrong type: %v", cerr)
+	}
+	if _, cerr := hm.resolve(ctx, HandleInput{Arg: "cart", Type: "cart"}, cart, other); cerr == nil || cerr.kind != kindForbidden {
+		t.Errorf("foreign: %v", cerr)
+	}
+	clk.t = clk.t.Add(50 * time.Minute)
+	hm.resolve(ctx, HandleInput{Arg: "cart", Type: "cart"}, cart, owner) // renews the sliding one
+	hm.resolve(ctx, HandleInput{Arg: "doc", Type: "doc"}, doc, owner)    // fixed: no renewal
+	clk.t = clk.t.Add(20 * time.Minute)
+	if _, cerr := hm.resolve(ctx, HandleInput{Arg: "cart", Type: "cart"}, cart, owner); cerr != nil {
+		t.Errorf("sliding handle expired despite use: %v", cerr.msg)
+	}
+	_, cerr := hm.resolve(ctx, HandleInput{Arg: "doc", Type: "doc"}, doc, owner)
+	if cerr == nil || !strings.Contains(cerr.msg, "x_new_doc") || !strings.Contains(cerr.msg, "1 hour after it is created") {
+		t.Errorf("fixed handle: %v", cerr)
+	}
+	for _, bad := range []any{nil, 12, "crt_", "crt_" + strings.Repeat("A", handleRandLen), "crt_" + strings.Repeat("a", handleRandLen+1)} {
+		if _, cerr := hm.resolve(ctx, HandleInput{Arg: "cart", Type: "cart"}, bad, owner); cerr == nil || cerr.kind != kindInput {
+			t.Errorf("malformed %v: %v", bad, cerr)
+		}
+	}
+}
+
+func TestRateLimiterBucket(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1_000_000, 0)}
+	l := newRateLimiter(&RateLimit{PerMinute: 60, Burst: 2}, clk.now)
+	for i := 0; i < 2; i++ {
+		if ok, _ := l.take("a"); !ok {
+			t.Fatal("burst refused")
+		}
+	}
+	ok, wait := l.take("a")
+	if ok || wait != time.Second {
+		t.Fatalf("over budget: %v %v", ok, wait)
+	}
+	if ok, _ := l.take("b"); !ok {
+		t.Error("other caller limited")
+	}
+	clk.t = clk.t.Add(time.Second)
+	if ok, _ := l.take("a"); !ok {
+		t.Error("no refill")
+	}
+	var nilLimiter *rateLimiter
+	if ok, _ := nilLimiter.take("x"); !ok {
+		t.Error("nil limiter refuses")
+	}
+}
+
+func TestStateSigner(t *testing.T) {
+	s := &stateSigner{key: []byte(strings.Repeat("k", 32)), now: time.Now}
+	tok := s.sign(requestStateV1{Tool: "t", Args: "a", Caller: "c", Exp: 1, Nonce: "n"})
+	if st, err := s.verify(tok); err != nil || st.Tool != "t" {
+		t.Fatalf("verify: %+v %v", st, err)
+	}
+	other := &stateSigner{key: []byte(strings.Repeat("o", 32))}
+	for _, bad := range []string{tok + "x", tok[:len(tok)-1], strings.Replace(tok, "v1.", "v2.", 1), "", "v1..", "v1.e30." + strings.Split(tok, ".")[2]} {
+		if _, err := s.verify(bad); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+	if _, err := other.verify(tok); err == nil {
+		t.Error("accepted a state signed with another key")
+	}
+	if _, _, err := newStateKey("short"); err == nil {
+		t.Error("short key accepted")
+	}
+}

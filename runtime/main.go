@@ -1,0 +1,221 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// mainConfig is the parsed command line.
+type mainConfig struct {
+	transport, addr, baseURL, logLevel, logFormat string
+	timeout                                       time.Duration
+	maxConcurrent                                 int
+	// State and access (issue 5); empty: the environment decides.
+	handleStore, tokensFile, jwks, issuer, audience string
+}
+
+// Main is a generated server's command: it parses args, builds the
+// server from def and opts (flags win over opts) and serves stdio or
+// Streamable HTTP. Exit codes: 0 ok, 1 runtime failure, 2 usage error.
+// Logs go to stderr only: on stdio, stdout is the protocol channel.
+func Main(def *ServerDef, opts Options, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, code := parseFlags(def, args, stderr)
+	if code >= 0 {
+		return code
+	}
+	logger, err := newLogger(cfg, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if os.Getenv("GOGC") == "" {
+		// The SDK allocates ~165 KiB per call; a higher GC target trades
+		// some memory for markedly less CPU.
+		debug.SetGCPercent(400)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			// A soft limit keeps the peak RSS under 20 MiB under load (about 18
+			// MiB at concurrency 8); the runtime caps GC CPU if the live heap
+			// ever needs more.
+			debug.SetMemoryLimit(13 << 20)
+		}
+	}
+	srv, err := NewServer(def, cfg.apply(opts, logger))
+	if err != nil {
+		logger.Error("cannot start", "error", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if cfg.transport == "http" {
+		err = serveHTTP(ctx, srv, cfg.addr, logger)
+	} else {
+		logger.Info("serving MCP on stdio", "server", def.Name)
+		err = srv.RunStdio(ctx, stdin, stdout)
+	}
+	if err != nil {
+		logger.Error("server stopped", "error", err)
+		return 1
+	}
+	return 0
+}
+
+// apply sets the options the command line gave over opts.
+func (cfg *mainConfig) apply(opts Options, logger *slog.Logger) Options {
+	opts.Logger = logger
+	opts.Timeout = cfg.timeout
+	opts.MaxConcurrent = cfg.maxConcurrent
+	if cfg.baseURL != "" {
+		opts.BaseURL = cfg.baseURL
+	}
+	if cfg.handleStore != "" {
+		opts.HandleStoreURL = cfg.handleStore
+	}
+	a := AuthOptions{}
+	if opts.Auth != nil {
+		a = *opts.Auth
+	}
+	for _, f := range []struct {
+		dst *string
+		v   string
+	}{{&a.TokensFile, cfg.tokensFile}, {&a.JWKS, cfg.jwks}, {&a.Issuer, cfg.issuer}, {&a.Audience, cfg.audience}} {
+		if f.v != "" {
+			*f.dst = f.v
+		}
+	}
+	opts.Auth = &a
+	return opts
+}
+
+// parseFlags returns the config and -1, or an exit code when the program
+// must stop (0 after -h, 2 on usage errors).
+func parseFlags(spec *ServerDef, args []string, stderr io.Writer) (*mainConfig, int) {
+	cfg := &mainConfig{}
+	fs := flag.NewFlagSet(spec.Name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.transport, "transport", "stdio", "transport: stdio or http")
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen address for --transport http")
+	fs.StringVar(&cfg.baseURL, "base-url", "", "upstream API base URL (default "+baseURLDefault(spec)+")")
+	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "timeout of each tool call, retries included (tools may set their own)")
+	fs.IntVar(&cfg.maxConcurrent, "max-concurrent", orDefault(spec.MaxConcurrent, defaultMaxConcurrent), "upstream calls in flight at most, server-wide")
+	prefix := envPrefix(spec)
+	fs.StringVar(&cfg.handleStore, "handle-store", "", "handle store: memory or redis://HOST:PORT/DB (default $"+prefix+"_HANDLE_STORE, else memory)")
+	fs.StringVar(&cfg.tokensFile, "auth-tokens-file", "", "require bearer tokens on HTTP: file of TOKEN SUBJECT [SCOPE...] lines (also $"+prefix+"_AUTH_TOKENS_FILE)")
+	fs.StringVar(&cfg.jwks, "auth-jwks", "", "require bearer JWTs (RS256/ES256) signed by this JWKS URL or file (also $"+prefix+"_AUTH_JWKS)")
+	fs.StringVar(&cfg.issuer, "auth-issuer", "", "required iss claim of JWTs (also $"+prefix+"_AUTH_ISSUER)")
+	fs.StringVar(&cfg.audience, "auth-audience", "", "required aud claim of JWTs (also $"+prefix+"_AUTH_AUDIENCE)")
+	fs.StringVar(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format: text or json")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: %s [flags]\n\nMCP server for %s.\n\nFlags:\n", spec.Name, titleOr(spec))
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0
+		}
+		return nil, 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "unexpected argument %q\n", fs.Arg(0))
+		return nil, 2
+	}
+	if cfg.transport != "stdio" && cfg.transport != "http" {
+		fmt.Fprintf(stderr, "invalid --transport %q: use stdio or http\n", cfg.transport)
+		return nil, 2
+	}
+	if cfg.maxConcurrent <= 0 {
+		fmt.Fprintf(stderr, "invalid --max-concurrent %d: must be positive\n", cfg.maxConcurrent)
+		return nil, 2
+	}
+	if cfg.timeout <= 0 {
+		fmt.Fprintf(stderr, "invalid --timeout %s: must be positive\n", cfg.timeout)
+		return nil, 2
+	}
+	return cfg, -1
+}
+
+func titleOr(spec *ServerDef) string {
+	if spec.Title != "" {
+		return spec.Title
+	}
+	return spec.Name
+}
+
+func baseURLDefault(spec *ServerDef) string {
+	d := spec.DefaultBaseURL
+	if d == "" {
+		d = "none"
+	}
+	return "$" + baseURLEnv(spec) + ", else " + d
+}
+
+func newLogger(cfg *mainConfig, stderr io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.logLevel)); err != nil {
+		return nil, fmt.Errorf("invalid --log-level %q: use debug, info, warn or error", cfg.logLevel)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch strings.ToLower(cfg.logFormat) {
+	case "text":
+		return slog.New(slog.NewTextHandler(stderr, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(stderr, opts)), nil
+	}
+	return nil, fmt.Errorf("invalid --log-format %q: use text or json", cfg.logFormat)
+}
+
+// serveHTTP serves /mcp, /healthz and (with metrics) /metrics until ctx
+// is done, then drains in-flight calls.
+func serveHTTP(ctx context.Context, srv *Server, addr string, logger *slog.Logger) error {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.HTTPHandler())
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		if srv.draining.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, "draining")
+			return
+		}
+		io.WriteString(w, "ok")
+	})
+	if h := srv.metrics.Handler(); h != nil {
+		mux.Handle("/metrics", h)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	logger.Info("listening on http://" + ln.Addr().String() + "/mcp")
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: draining calls in flight")
+	srv.draining.Store(true)
+	shutCtx, cancel := context.WithTimeout(context.Background(), srv.maxTimeout+5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutCtx); err != nil {
+		return err
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,288 @@
+package runtime
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// input_required (MRTR, SEP-2322): a tool asks the user for a missing
+// input or a confirmation by returning inputRequests (one elicitation
+// form) and a requestState; the client asks the user and retries the same
+// call with inputResponses and the state echoed. The state is
+// attacker-controlled, so it is HMAC-SHA256 signed with the server key and
+// bound to the tool, a digest of the arguments, the caller and a short
+// expiry, and it is accepted once. Clients of 2025-11-25 on a stateful
+// connection (stdio) are served by the SDK's bridge, which turns the
+// result into a classic elicitation request and calls the tool again.
+
+// inputKey is the one input request a tool call makes.
+const inputKey = "oa2mcp_input"
+
+// stateTTL bounds how long the user may take to answer.
+const stateTTL = 5 * time.Minute
+
+// stateSigner signs and checks requestState values.
+type stateSigner struct {
+	key []byte
+	now func() time.Time
+}
+
+// requestStateV1 is the signed content of a requestState.
+type requestStateV1 struct {
+	Tool   string `json:"t"`
+	Args   string `json:"a"` // digest of the call's arguments
+	Caller string `json:"c"` // owner digest of the caller
+	Exp    int64  `json:"e"` // Unix seconds
+	Nonce  string `json:"n"`
+}
+
+var errBadState = errors.New("bad request state")
+
+func (s *stateSigner) mac(payload string) string {
+	m := hmac.New(sha256.New, s.key)
+	m.Write([]byte("oa2mcp-request-state-v1\x00"))
+	m.Write([]byte(payload))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+func (s *stateSigner) sign(st requestStateV1) string {
+	b, _ := json.Marshal(st)
+	payload := base64.RawURLEncoding.EncodeToString(b)
+	return "v1." + payload + "." + s.mac(payload)
+}
+
+// verify checks the signature and decodes the state; expiry and binding
+// are the caller's to check.
+func (s *stateSigner) verify(tok string) (requestStateV1, error) {
+	var st requestStateV1
+	if len(tok) > 4096 {
+		return st, errBadState
+	}
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 || parts[0] != "v1" {
+		return st, errBadState
+	}
+	if !hmac.Equal([]byte(parts[2]), []byte(s.mac(parts[1]))) {
+		return st, errBadState
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil || json.Unmarshal(b, &st) != nil {
+		return st, errBadState
+	}
+	return st, nil
+}
+
+// argsDigest is a digest of the arguments as the client sent them
+// (encoding/json sorts keys, so equal arguments give equal digests).
+func argsDigest(args map[string]any) string {
+	b, _ := json.Marshal(args)
+	sum := sha256.Sum256(b)
+	return base64.RawURLEncoding.EncodeToString(sum[:18])
+}
+
+// interaction is what a tool call needs from the user.
+type interaction struct {
+	missing []Ask
+	confirm bool
+}
+
+func (s *Server) needsInput(bt *boundTool, args map[string]any) interaction {
+	var in interaction
+	for _, a := range bt.spec.Asks {
+		if v, ok := args[a.Arg]; !ok || v == nil {
+			in.missing = append(in.missing, a)
+		}
+	}
+	in.confirm = bt.confirm != nil
+	return in
+}
+
+// interact runs the input_required protocol for one call. It returns a
+// result to send (input_required or an error) or nil to go on, having
+// filled the answered inputs into args.
+func (s *Server) interact(ctx context.Context, bt *boundTool, req *mcp.CallToolRequest, raw, args map[string]any, owner string) (*mcp.CallToolResult, *callError) {
+	need := s.needsInput(bt, args)
+	if len(need.missing) == 0 && !need.confirm {
+		return nil, nil
+	}
+	var params *mcp.CallToolParamsRaw
+	if req != nil {
+		params = req.Params
+	}
+	if params == nil || params.RequestState == "" {
+		if !clientCanElicit(req) {
+			return nil, noElicitation(bt, need)
+		}
+		return s.inputRequired(bt, raw, args, need, owner), nil
+	}
+	st, err := s.signer.verify(params.RequestState)
+	if err != nil {
+		return nil, inputFailure("The requestState sent with this call is not one this server issued (it is altered, truncated or from another server), so the user's answer cannot be trusted. Call the tool again without requestState and inputResponses to ask the user again.")
+	}
+	if st.Tool != bt.spec.Name || st.Caller != owner || st.Args != argsDigest(raw) {
+		return nil, inputFailure("The requestState sent with this call belongs to a different call (another tool, other arguments or another caller). Call the tool again without requestState to ask the user again.")
+	}
+	if s.now().Unix() > st.Exp {
+		return nil, inputFailure(fmt.Sprintf("The user's answer came after the request expired (answers are accepted for %s). Call the tool again without requestState to ask again.", stateTTL))
+	}
+	resp, ok := params.InputResponses[inputKey]
+	if !ok || resp == nil {
+		// Answers missing: ask again rather than fail.
+		if !clientCanElicit(req) {
+			return nil, noElicitation(bt, need)
+		}
+		return s.inputRequired(bt, raw, args, need, owner), nil
+	}
+	er, ok := resp.(*mcp.ElicitResult)
+	if !ok {
+		return nil, inputFailure("The answer in inputResponses is not an elicitation result. Call the tool again without requestState to ask the user again.")
+	}
+	fresh, err := s.handles.store.Once(ctx, s.handles.ns+"rs:"+st.Nonce, stateTTL+time.Minute)
+	if err != nil {
+		return nil, &callError{kind: kindUnavailable, retryable: true, retryAfter: retryAfterUnknown, msg: "This server cannot check the answer right now. Retry in a few seconds."}
+	}
+	if !fresh {
+		return nil, inputFailure("This requestState was already used: each answer of the user counts once. Call the tool again without requestState to ask the user again.")
+	}
+	switch er.Action {
+	case "accept":
+	case "decline":
+		return nil, &callError{kind: kindDeclined, retryAfter: retryAfterUnknown,
+			msg: fmt.Sprintf("The user declined%s, so %s did nothing. Do not call it again unless the user asks to.", whatAsked(need), bt.spec.Name)}
+	case "cancel":
+		return nil, &callError{kind: kindDeclined, retryAfter: retryAfterUnknown,
+			msg: fmt.Sprintf("The user dismissed the form without answering%s, so %s did nothing. Ask the user whether to continue before calling it again.", whatAsked(need), bt.spec.Name)}
+	default:
+		return nil, inputFailure(fmt.Sprintf("The answer has an unknown action %q. Call the tool again without requestState to ask the user again.", er.Action))
+	}
+	for _, a := range need.missing {
+		v, ok := er.Content[a.Arg]
+		if !ok || v == nil {
+			return nil, inputFailure(fmt.Sprintf("The user accepted the form but gave no %s. Call the tool again to ask again, or with %s set if the user told you.", a.Arg, a.Arg))
+		}
+		v = normalizeJSON(v)
+		if n := bt.askSchemas[a.Arg]; n != nil {
+			vd := &validator{}
+			vd.check(n, v, a.Arg, 0)
+			if vd.failed() {
+				return nil, inputFailure("The user's answer is not valid: " + validationMessage(vd))
+			}
+		}
+		args[a.Arg] = v
+	}
+	return nil, nil
+}
+
+// normalizeJSON turns float64 numbers (from the SDK's decoding) into
+// json.Number, as the rest of the runtime expects.
+func normalizeJSON(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.UseNumber()
+	var out any
+	if dec.Decode(&out) != nil {
+		return v
+	}
+	return out
+}
+
+func whatAsked(need interaction) string {
+	var names []string
+	for _, a := range need.missing {
+		names = append(names, a.Arg)
+	}
+	switch {
+	case len(names) > 0 && need.confirm:
+		return " to confirm and give " + strings.Join(names, ", ")
+	case len(names) > 0:
+		return " to give " + strings.Join(names, ", ")
+	}
+	return " to confirm"
+}
+
+// clientCanElicit reports whether the calling client declared
+// elicitation (per request in 2026-07-28, at initialize before).
+func clientCanElicit(req *mcp.CallToolRequest) bool {
+	if req == nil {
+		return false
+	}
+	caps := req.ClientCapabilities()
+	return caps != nil && caps.Elicitation != nil
+}
+
+// noElicitation is the answer to a client that cannot ask its user:
+// missing inputs are named so the model can ask in the conversation; a
+// confirmation cannot be given by the model, so the tool refuses.
+func noElicitation(bt *boundTool, need interaction) *callError {
+	if need.confirm {
+		return &callError{kind: kindNeedsUser, retryAfter: retryAfterUnknown,
+			msg: fmt.Sprintf("%s needs the user's own confirmation before it runs, and this client cannot show a confirmation form (it did not declare the elicitation capability). Tell the user to use an MCP client that supports elicitation for this action.", bt.spec.Name)}
+	}
+	var parts []string
+	for _, a := range need.missing {
+		parts = append(parts, fmt.Sprintf("%s (%s)", a.Arg, strings.TrimSuffix(a.Message, "?")))
+	}
+	return inputFailure(fmt.Sprintf("Missing input that must come from the user: %s. Ask the user in the conversation, never guess, and call again with it set.", strings.Join(parts, "; ")))
+}
+
+// inputRequired builds the input_required result: one form with the
+// missing inputs (and the confirmation question), and a fresh state.
+func (s *Server) inputRequired(bt *boundTool, raw, args map[string]any, need interaction, owner string) *mcp.CallToolResult {
+	props := map[string]any{}
+	var required []string
+	var msg []string
+	if need.confirm {
+		env := &evalEnv{input: args, config: s.spec.Config, getenv: s.getenv}
+		if v, ok := bt.confirm.eval(env); ok {
+			msg = append(msg, scalarText(v))
+		} else {
+			msg = append(msg, "Confirm running "+bt.spec.Name+"?")
+		}
+	}
+	for _, a := range need.missing {
+		props[a.Arg] = json.RawMessage(a.Schema)
+		required = append(required, a.Arg)
+		msg = append(msg, a.Message)
+	}
+	schema := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	var nonce [16]byte
+	rand.Read(nonce[:])
+	st := requestStateV1{Tool: bt.spec.Name, Args: argsDigest(raw), Caller: owner,
+		Exp: s.now().Add(stateTTL).Unix(), Nonce: base64.RawURLEncoding.EncodeToString(nonce[:])}
+	return &mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{inputKey: &mcp.ElicitParams{
+			Mode: "form", Message: strings.Join(msg, " "), RequestedSchema: schema,
+		}},
+		RequestState: s.signer.sign(st),
+	}
+}
+
+// newStateKey decodes a configured key (hex, base64 or text of at least
+// 32 bytes) or makes a random one for this process.
+func newStateKey(configured string) ([]byte, bool, error) {
+	if configured == "" {
+		k := make([]byte, 32)
+		_, err := rand.Read(k)
+		return k, true, err
+	}
+	if len(configured) < 32 {
+		return nil, false, fmt.Errorf("the request-state key must have at least 32 characters (e.g. 64 hex digits from `openssl rand -hex 32`)")
+	}
+	return []byte(configured), false, nil
+}

@@ -1,0 +1,152 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Metrics receives per-call measurements (Options.Metrics). The default
+// records nothing, so a server depends on the MCP SDK and the standard
+// library only; github.com/oa2mcp/oa2mcp/runtime/prommetrics exports
+// them to Prometheus. Implementations must be safe for concurrent use.
+type Metrics interface {
+	// CallStarted and CallFinished bracket one tools/call; outcome is
+	// "ok" or "error", kind the error kind ("" when ok).
+	CallStarted(tool string)
+	CallFinished(tool, outcome, kind string, d time.Duration)
+	// UpstreamResponse counts one upstream attempt by status (0 when no
+	// response arrived).
+	UpstreamResponse(tool string, status int)
+	// Retried counts one automatic upstream retry.
+	Retried(tool string)
+	// Handler serves the measurements at /metrics on the HTTP transport;
+	// nil serves nothing.
+	Handler() http.Handler
+}
+
+type noMetrics struct{}
+
+func (noMetrics) CallStarted(string)                                 {}
+func (noMetrics) CallFinished(string, string, string, time.Duration) {}
+func (noMetrics) UpstreamResponse(string, int)                       {}
+func (noMetrics) Retried(string)                                     {}
+func (noMetrics) Handler() http.Handler                              { return nil }
+
+// callRecord collects what the one log record of a tools/call says.
+type callRecord struct {
+	requestID string
+	trace     traceContext
+	kind      string
+	status    int
+	retries   int
+}
+
+// sensitiveRE matches argument names whose values are never logged.
+var sensitiveRE = regexp.MustCompile(`(?i)pass(word|wd|phrase)?|pwd|token|secret|key|authori[sz]ation|auth|credential|cookie|session|signature|private`)
+
+// sensitiveSet is the per-tool set of names declared sensitive.
+type sensitiveSet map[string]bool
+
+func newSensitiveSet(lists ...[]string) sensitiveSet {
+	set := sensitiveSet{}
+	for _, l := range lists {
+		for _, n := range l {
+			set[n] = true
+		}
+	}
+	return set
+}
+
+func (ss sensitiveSet) is(name string) bool { return ss[name] || sensitiveRE.MatchString(name) }
+
+const maxLoggedValue = 64
+
+// summarizeArgs renders the arguments for a log line: top-level names in
+// order, scalars shortened, objects and arrays as counts, and sensitive
+// values replaced by [REDACTED].
+func summarizeArgs(args map[string]any, ss sensitiveSet, cs *credentialSet) string {
+	if len(args) == 0 {
+		return "{}"
+	}
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(k)
+		sb.WriteByte('=')
+		if ss.is(k) {
+			sb.WriteString("[REDACTED]")
+			continue
+		}
+		switch v := args[k].(type) {
+		case map[string]any:
+			sb.WriteString("{" + strconv.Itoa(len(v)) + " keys}")
+		case []any:
+			sb.WriteString("[" + strconv.Itoa(len(v)) + " items]")
+		case string:
+			sb.WriteString(strconv.Quote(clipRunes(v, maxLoggedValue)))
+		case json.Number:
+			sb.WriteString(clipRunes(v.String(), maxLoggedValue))
+		default:
+			sb.WriteString(showValue(v))
+		}
+	}
+	sb.WriteByte('}')
+	return cs.redact(sb.String())
+}
+
+// logCall writes the one record of a tools/call.
+func (s *Server) logCall(ctx context.Context, bt *boundTool, args map[string]any, rec *callRecord, d time.Duration) {
+	if !s.logger.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	outcome := "ok"
+	if rec.kind != "" {
+		outcome = "error"
+	}
+	s.logger.LogAttrs(ctx, slog.LevelInfo, "tools/call",
+		slog.String("tool", bt.spec.Name),
+		slog.String("outcome", outcome),
+		slog.String("error_kind", rec.kind),
+		slog.Int("status", rec.status),
+		slog.Int("retries", rec.retries),
+		slog.Float64("latency_ms", float64(d.Microseconds())/1000),
+		slog.String("request_id", rec.requestID),
+		slog.String("trace_id", rec.trace.traceID),
+		slog.String("args", summarizeArgs(args, bt.sensitive, s.creds)))
+}
+
+// requestIDFrom reuses a client's X-Request-Id (HTTP transport) when it is
+// a short token, and makes one up otherwise.
+func requestIDFrom(h http.Header) string {
+	if h != nil {
+		if id := h.Get("X-Request-Id"); id != "" && len(id) <= 64 && isToken(id) {
+			return id
+		}
+	}
+	return randomHex(8)
+}
+
+func isToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isUnreserved(c) || c == ':' || c == '/' || c == '+' || c == '=') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,674 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Server is a generated MCP server: its tools call the upstream HTTP API
+// described by the OpenAPI document. Create it with New; serve it with
+// RunStdio, HTTPHandler, or MCPServer for custom transports. It is safe for
+// concurrent use.
+type Server struct {
+	spec      *ServerDef
+	mcp       *mcp.Server
+	baseURL   string // absolute, without trailing slash
+	baseHost  string
+	client    *http.Client
+	logger    *slog.Logger
+	timeout   time.Duration
+	userAgent string
+	creds     *credentialSet
+	getenv    func(string) string
+
+	httpOnce    sync.Once
+	httpHandler http.Handler
+
+	// inflight counts requests being handled, so stdio can finish them
+	// before acting on end of input or a shutdown signal.
+	inflight atomic.Int64
+	// draining refuses new tool calls while shutting down.
+	draining atomic.Bool
+
+	limiter     *limiter // upstream calls in flight, server-wide
+	metrics     Metrics
+	maxRequest  int64
+	maxResponse int64
+	maxTimeout  time.Duration // the longest tool timeout, for draining
+
+	// State and access (issue 5).
+	now         func() time.Time
+	handles     *handleManager
+	signer      *stateSigner
+	auth        *authenticator // nil: the HTTP transport is open
+	rate        *rateLimiter   // server-wide per-caller limit; nil: none
+	passHeaders []string
+	stdioClaims map[string]string // $PREFIX_STDIO_CALLER, for stdio only
+	stdio       atomic.Bool
+}
+
+// boundTool is a tool compiled once at newServer.
+type boundTool struct {
+	spec      *Tool
+	schema    *schemaNode
+	op        *compiledOp
+	output    *schemaNode // nil: not checked
+	sensitive sensitiveSet
+	timeout   time.Duration
+	limiter   *limiter // this tool's calls in flight; nil: unlimited
+	// plan runs aggregated and action tools; nil for one-operation tools.
+	plan *plan
+	// update creates or grows a state handle; nil unless UpdatesHandle.
+	update *compiledUpdate
+	// confirm is the compiled confirmation question; nil: none.
+	confirm *compiledExpr
+	// askSchemas check the user's answers, by input.
+	askSchemas map[string]*schemaNode
+	// rate is this tool's own per-caller limit; nil: the server's.
+	rate *rateLimiter
+	// identity: some binding reads ${identity...}.
+	identity bool
+}
+
+// NewServer compiles spec and registers its tools. Errors name what is
+// misconfigured (base URL, schema, path template, security scheme).
+func NewServer(spec *ServerDef, options Options) (*Server, error) {
+	opts := options.withDefaults()
+	base, err := resolveBaseURL(spec, &opts)
+	if err != nil {
+		return nil, err
+	}
+	creds, err := newCredentialSet(spec.Security, opts.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	u, _ := url.Parse(base)
+	s := &Server{
+		spec: spec, baseURL: base, baseHost: u.Host,
+		client:    newUpstreamClient(&opts),
+		logger:    opts.Logger,
+		timeout:   opts.Timeout,
+		userAgent: userAgent(spec),
+		creds:     creds,
+		getenv:    opts.Getenv,
+		metrics:   opts.Metrics,
+		now:       opts.Now,
+	}
+	if err := s.initAccess(spec, &opts); err != nil {
+		return nil, err
+	}
+	s.maxRequest = int64(orDefault(spec.MaxRequestBytes, defaultMaxRequestBytes))
+	s.maxResponse = int64(orDefault(spec.MaxResponseBytes, defaultMaxResponseBytes))
+	s.limiter = newLimiter(orDefault(opts.MaxConcurrent, orDefault(spec.MaxConcurrent, defaultMaxConcurrent)))
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: versionOr(spec.Version)},
+		&mcp.ServerOptions{
+			Instructions: spec.Instructions,
+			Logger:       quietSDKLogger(opts.Logger),
+			// Static tool list, no logging; empty prompts and resources
+			// capabilities keep strict clients' discovery calls happy.
+			Capabilities: &mcp.ServerCapabilities{
+				Tools:     &mcp.ToolCapabilities{},
+				Prompts:   &mcp.PromptCapabilities{},
+				Resources: &mcp.ResourceCapabilities{},
+			},
+		})
+	s.mcp.AddReceivingMiddleware(s.countInflight)
+	for _, ts := range spec.Tools {
+		bt, err := s.bindTool(ts)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: %w", ts.Name, err)
+		}
+		s.maxTimeout = max(s.maxTimeout, bt.timeout)
+		s.mcp.AddTool(mcpTool(ts), s.toolHandler(bt))
+	}
+	return s, nil
+}
+
+func orDefault(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// quietSDKLogger passes the SDK's own records only at warn and above,
+// unless debug logging is on: stateless HTTP opens a session per request
+// and the SDK logs each one at info.
+func quietSDKLogger(l *slog.Logger) *slog.Logger {
+	return slog.New(&sdkLogHandler{h: l.Handler()})
+}
+
+type sdkLogHandler struct{ h slog.Handler }
+
+func (q *sdkLogHandler) Enabled(ctx context.Context, level slog.Level) bool {
+	return q.h.Enabled(ctx, level) && (level >= slog.LevelWarn || q.h.Enabled(ctx, slog.LevelDebug))
+}
+
+func (q *sdkLogHandler) Handle(ctx context.Context, r slog.Record) error { return q.h.Handle(ctx, r) }
+
+func (q *sdkLogHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return &sdkLogHandler{h: q.h.WithAttrs(as)}
+}
+
+func (q *sdkLogHandler) WithGroup(name string) slog.Handler {
+	return &sdkLogHandler{h: q.h.WithGroup(name)}
+}
+
+func versionOr(v string) string {
+	if v == "" {
+		return "0.0.0"
+	}
+	return v
+}
+
+func userAgent(spec *ServerDef) string {
+	return spec.Name + "-mcp/" + versionOr(spec.Version) + " (oa2mcp)"
+}
+
+func (s *Server) bindTool(ts *Tool) (*boundTool, error) {
+	schema, err := compileSchema(ts.InputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	var op *compiledOp
+	if ts.Op != nil {
+		if op, err = compileOp(ts.Op, s.creds); err != nil {
+			return nil, err
+		}
+		op.retry = newRetryPolicy(s.spec, ts.Op, op.method)
+	}
+	p, err := s.compilePlan(ts)
+	if err != nil {
+		return nil, err
+	}
+	upd, err := compileUpdate(ts.UpdatesHandle)
+	if err != nil {
+		return nil, err
+	}
+	if op == nil && p == nil && upd == nil && s.handles.stateInput(ts) == "" {
+		return nil, fmt.Errorf("tool %s has no operation, steps or actions", ts.Name)
+	}
+	bt := &boundTool{spec: ts, schema: schema, op: op, plan: p, update: upd,
+		sensitive: newSensitiveSet(s.spec.Sensitive, ts.Sensitive),
+		timeout:   s.timeout,
+		limiter:   newLimiter(ts.MaxConcurrent),
+	}
+	if ts.TimeoutMillis > 0 {
+		bt.timeout = time.Duration(ts.TimeoutMillis) * time.Millisecond
+	}
+	if strings.TrimSpace(ts.OutputSchema) != "" {
+		if bt.output, err = compileSchema(ts.OutputSchema); err != nil {
+			return nil, fmt.Errorf("output schema: %w", err)
+		}
+	}
+	if err := s.bindAccess(bt); err != nil {
+		return nil, err
+	}
+	return bt, nil
+}
+
+// mcpTool builds the advertised tool. Annotations are always written out:
+// the protocol defaults (destructive, open world) are the unsafe ones.
+func mcpTool(ts *Tool) *mcp.Tool {
+	schema := ts.InputSchema
+	if strings.TrimSpace(schema) == "" {
+		schema = `{"type":"object","additionalProperties":false}`
+	}
+	destructive, openWorld := ts.Destructive, ts.OpenWorld
+	var output any
+	if strings.TrimSpace(ts.OutputSchema) != "" {
+		output = json.RawMessage(ts.OutputSchema)
+	}
+	return &mcp.Tool{
+		OutputSchema: output,
+		Name:         ts.Name,
+		Title:        ts.Title,
+		Description:  ts.Description,
+		InputSchema:  json.RawMessage(schema),
+		// annotations.title would repeat Title, which every client since
+		// 2025-06-18 reads; every byte of tools/list costs model context.
+		Annotations: &mcp.ToolAnnotations{
+			ReadOnlyHint:    ts.ReadOnly,
+			DestructiveHint: &destructive,
+			IdempotentHint:  ts.Idempotent,
+			OpenWorldHint:   &openWorld,
+		},
+	}
+}
+
+// MCPServer returns the underlying go-sdk server, e.g. to serve it over a
+// custom transport or add middleware.
+func (s *Server) MCPServer() *mcp.Server { return s.mcp }
+
+// HTTPHandler returns a Streamable HTTP handler for the server. It is
+// stateless, which lets clients negotiate protocol revision 2026-07-28
+// while older clients that send initialize keep working, and it answers
+// with plain JSON rather than event streams.
+func (s *Server) HTTPHandler() http.Handler {
+	s.httpOnce.Do(func() {
+		s.httpHandler = mcp.NewStreamableHTTPHandler(
+			func(*http.Request) *mcp.Server { return s.mcp },
+			&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: quietSDKLogger(s.logger)})
+		if s.auth != nil {
+			s.httpHandler = s.auth.requireAuth(s.httpHandler)
+		}
+	})
+	return s.httpHandler
+}
+
+// RunStdio serves one client over newline-delimited JSON on stdin and
+// stdout until the client disconnects or ctx is cancelled. Cancellation is
+// a normal shutdown and returns nil.
+func (s *Server) RunStdio(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
+	s.stdio.Store(true)
+	t := &mcp.IOTransport{Reader: &drainingReader{r: stdin, s: s, limit: s.timeout + time.Second}, Writer: nopWriteCloser{stdout}}
+	ss, err := s.mcp.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		// Refuse new calls, let the ones in flight answer, then close.
+		s.draining.Store(true)
+		s.waitIdle(s.maxTimeout + time.Second)
+		ss.Close()
+		<-done
+		return nil
+	}
+	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe)) {
+		return nil
+	}
+	return err
+}
+
+// countInflight is a receiving middleware tracking requests in progress;
+// while draining it answers new tool calls with a retryable error.
+func (s *Server) countInflight(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/call" && s.draining.Load() {
+			return (&callError{kind: kindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
+				msg: "This MCP server is shutting down and accepts no new calls. Retry in a few seconds, once it has restarted."}).result(), nil
+		}
+		s.inflight.Add(1)
+		defer s.inflight.Add(-1)
+		return next(ctx, method, req)
+	}
+}
+
+// waitIdle waits until no request is in flight, at most limit.
+func (s *Server) waitIdle(limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for s.inflight.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Drain makes the server refuse new tool calls and waits, at most limit,
+// for the calls in flight to finish. Call it before closing a custom
+// transport; RunStdio and the --transport http main do so themselves.
+func (s *Server) Drain(limit time.Duration) {
+	s.draining.Store(true)
+	s.waitIdle(limit)
+}
+
+// drainingReader delays end of input until the requests already read are
+// answered: the SDK closes the connection at EOF and would drop their
+// responses, which breaks scripted use such as `printf ... | server`.
+type drainingReader struct {
+	r     io.Reader
+	s     *Server
+	limit time.Duration
+}
+
+func (d *drainingReader) Read(p []byte) (int, error) {
+	n, err := d.r.Read(p)
+	if err == io.EOF {
+		// A short grace lets the last requests read reach their handlers.
+		time.Sleep(20 * time.Millisecond)
+		deadline := time.Now().Add(d.limit)
+		for d.s.inflight.Load() > 0 && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	return n, err
+}
+
+func (d *drainingReader) Close() error { return nil }
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// toolHandler wraps one tool: validation, the upstream call with its
+// limits and retries, the result mapping, metrics and one log record. It
+// never returns a Go error for a failed call, which would become a
+// JSON-RPC error the model cannot act on.
+func (s *Server) toolHandler(bt *boundTool) mcp.ToolHandler {
+	name := bt.spec.Name
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		start := time.Now()
+		var raw json.RawMessage
+		var meta map[string]any
+		var hdr http.Header
+		var ti *auth.TokenInfo
+		if req != nil {
+			if req.Params != nil {
+				raw, meta = req.Params.Arguments, req.Params.Meta
+			}
+			if req.Extra != nil {
+				hdr, ti = req.Extra.Header, req.Extra.TokenInfo
+			}
+		}
+		if len(s.passHeaders) > 0 && hdr != nil {
+			ctx = context.WithValue(ctx, inboundHeaderKey{}, hdr)
+		}
+		rec := &callRecord{requestID: requestIDFrom(hdr), trace: newTraceContext(meta, hdr)}
+		s.metrics.CallStarted(name)
+		var args map[string]any
+		defer func() {
+			if p := recover(); p != nil {
+				// An internal fault: a protocol error, and the server lives on.
+				s.logger.Error("tool handler panicked", "tool", name, "request_id", rec.requestID, "panic", fmt.Sprint(p))
+				rec.kind, res, err = "internal", nil, fmt.Errorf("internal error in tool %s (request %s)", name, rec.requestID)
+			}
+			d := time.Since(start)
+			outcome := "ok"
+			if rec.kind != "" {
+				outcome = "error"
+			}
+			s.metrics.CallFinished(name, outcome, rec.kind, d)
+			s.logCall(ctx, bt, args, rec, d)
+		}()
+		args, res = s.callTool(ctx, bt, req, raw, ti, rec)
+		return res, nil
+	}
+}
+
+// fail records e and renders it.
+func (rec *callRecord) fail(e *callError) *mcp.CallToolResult {
+	rec.kind = e.kind
+	if e.status != 0 {
+		rec.status = e.status
+	}
+	return e.result()
+}
+
+// callTool runs one call and returns the decoded arguments (for the log
+// record) and the result.
+func (s *Server) callTool(ctx context.Context, bt *boundTool, req *mcp.CallToolRequest, raw json.RawMessage, ti *auth.TokenInfo, rec *callRecord) (map[string]any, *mcp.CallToolResult) {
+	args, msg := decodeArguments(raw)
+	if msg == "" {
+		v := &validator{}
+		v.check(bt.schema, args, "", 0)
+		if v.failed() {
+			msg = validationMessage(v)
+		}
+	}
+	if msg != "" {
+		return args, rec.fail(inputFailure(msg))
+	}
+	applyDefaults(bt.schema, args)
+	// One deadline for the whole call: slot waits, retries and backoff.
+	ctx, cancel := context.WithTimeout(ctx, bt.timeout)
+	defer cancel()
+	// Access: who calls, may they use this tool now, which objects do
+	// their handles name, and has the user answered what only they can.
+	ctx, owner, cerr := s.admit(ctx, bt, ti)
+	if cerr != nil {
+		return args, rec.fail(cerr)
+	}
+	callArgs, cerr := s.resolveHandles(ctx, bt, args, owner)
+	if cerr != nil {
+		return args, rec.fail(cerr)
+	}
+	if ir, cerr := s.interact(ctx, bt, req, args, callArgs, owner); cerr != nil {
+		return args, rec.fail(cerr)
+	} else if ir != nil {
+		return args, ir
+	}
+	var res *mcp.CallToolResult
+	switch {
+	case bt.plan != nil:
+		res, cerr = s.runPlan(ctx, bt, callArgs, rec)
+	case bt.op == nil:
+		res, cerr = s.runState(ctx, bt, args, callArgs, owner)
+	default:
+		res, cerr = s.execute(ctx, bt, bt.op, callArgs, rec)
+	}
+	if cerr != nil {
+		return args, rec.fail(cerr)
+	}
+	s.consumeHandle(ctx, bt, args, res)
+	return args, s.addHandle(ctx, bt, res, owner)
+}
+
+// execute performs one upstream operation for a tool call: it builds the
+// request, takes the tool's and the server's concurrency slots, and sends
+// it with retries per op.retry until ctx's deadline. Aggregated tools call
+// it once per step.
+func (s *Server) execute(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, rec *callRecord) (*mcp.CallToolResult, *callError) {
+	req, err := s.buildRequest(ctx, op, args)
+	if err != nil {
+		return nil, buildFailure(err)
+	}
+	if req.ContentLength > s.maxRequest {
+		return nil, &callError{kind: kindTooLarge, retryAfter: retryAfterUnknown,
+			msg: fmt.Sprintf("The request body would be %d bytes; this server sends at most %s. Send less data (fewer items, shorter texts) and call again.", req.ContentLength, byteSize(s.maxRequest))}
+	}
+	if h := op.retry.idemHeader; h != "" && req.Header.Get(h) == "" {
+		// One key per tool call, repeated on every retry.
+		req.Header.Set(h, newIdempotencyKey())
+	}
+	if rec.trace.state != "" {
+		req.Header.Set("Tracestate", rec.trace.state)
+	}
+	if !bt.limiter.acquire(ctx) {
+		return nil, s.saturated(ctx, bt, bt.limiter, "this tool")
+	}
+	defer bt.limiter.release()
+	if !s.limiter.acquire(ctx) {
+		return nil, s.saturated(ctx, bt, s.limiter, "this server")
+	}
+	defer s.limiter.release()
+	return s.attempts(ctx, bt, op, args, req, rec)
+}
+
+// saturated is the error of a call that found no free upstream slot
+// before its deadline.
+func (s *Server) saturated(ctx context.Context, bt *boundTool, l *limiter, scope string) *callError {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return &callError{kind: kindCanceled, retryAfter: retryAfterUnknown, msg: "The call was cancelled by the client before it started."}
+	}
+	return &callError{kind: kindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
+		msg: fmt.Sprintf("Too many calls are in progress (%s allows %d at once), and none finished within %s. Retry in a few seconds, and avoid calling many tools in parallel.", scope, l.size, bt.timeout)}
+}
+
+// attempts sends req, retrying per op.retry within ctx's deadline.
+func (s *Server) attempts(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, req *http.Request, rec *callRecord) (*mcp.CallToolResult, *callError) {
+	deadline, _ := ctx.Deadline()
+	for n := 0; ; n++ {
+		r := req
+		if n > 0 {
+			r = req.Clone(ctx)
+			if req.GetBody != nil {
+				body, err := req.GetBody()
+				if err != nil {
+					return nil, buildFailure(err)
+				}
+				r.Body = body
+			}
+		}
+		r.Header.Set("Traceparent", rec.trace.header())
+		res, cerr := s.roundTrip(ctx, bt, op, args, r, rec)
+		if cerr == nil {
+			return res, nil
+		}
+		wait, ok := op.retry.wait(n, cerr, deadline)
+		if !ok || s.draining.Load() || !sleepCtx(ctx, wait) {
+			if n > 0 {
+				cerr.msg += fmt.Sprintf(" (This server already retried %d times.)", n)
+			}
+			return nil, cerr
+		}
+		rec.retries++
+		s.metrics.Retried(bt.spec.Name)
+	}
+}
+
+func buildFailure(err error) *callError {
+	var ie *inputError
+	if errors.As(err, &ie) {
+		return inputFailure("Invalid arguments: " + ensurePeriod(ie.msg) + " Fix the value and call again.")
+	}
+	return inputFailure("The request could not be built: " + ensurePeriod(err.Error()))
+}
+
+// decodeArguments decodes the arguments object with UseNumber, so large
+// integers and exact decimals survive. Absent or null arguments are {}.
+func decodeArguments(raw json.RawMessage) (map[string]any, string) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return map[string]any{}, ""
+	}
+	if trimmed[0] != '{' {
+		return nil, "Invalid arguments: the arguments must be a JSON object of named parameters. Fix them and call again."
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.UseNumber()
+	var args map[string]any
+	if err := dec.Decode(&args); err != nil {
+		return nil, "Invalid arguments: they are not valid JSON (" + err.Error() + "). Fix them and call again."
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	return args, ""
+}
+
+// buildRequest assembles the upstream request from validated arguments.
+func (s *Server) buildRequest(ctx context.Context, op *compiledOp, args map[string]any) (*http.Request, error) {
+	path, err := op.buildPath(args)
+	if err != nil {
+		return nil, err
+	}
+	body, contentType, err := op.buildBody(args)
+	if err != nil {
+		return nil, err
+	}
+	var query strings.Builder
+	query.WriteString(op.buildQuery(args))
+	req, err := http.NewRequestWithContext(ctx, op.method, s.baseURL+path, body)
+	if err != nil {
+		return nil, err
+	}
+	if req.URL.Host != s.baseHost {
+		// Unreachable given the escaping; a last guard against host changes.
+		return nil, inputErrorf("the path arguments would change the API host")
+	}
+	if err := s.setHeaders(req, op, args, contentType); err != nil {
+		return nil, err
+	}
+	op.auth.apply(req, &query)
+	s.passThrough(ctx, req)
+	if op.auth.required && len(op.auth.creds) == 0 {
+		s.logger.LogAttrs(ctx, slog.LevelDebug, "calling without credentials",
+			slog.String("operation", op.pathLabel), slog.String("set", strings.Join(op.auth.needed, ", ")))
+	}
+	req.URL.RawQuery = query.String()
+	return req, nil
+}
+
+func (s *Server) setHeaders(req *http.Request, op *compiledOp, args map[string]any, contentType string) error {
+	req.Header.Set("User-Agent", s.userAgent)
+	req.Header.Set("Accept", "application/json, application/problem+json;q=0.9, */*;q=0.5")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for _, p := range op.headers {
+		v, ok := args[p.Arg]
+		if !ok || v == nil {
+			continue
+		}
+		hv, err := headerValue(p, v)
+		if err != nil {
+			return err
+		}
+		req.Header.Set(p.Name, hv)
+	}
+	if c := op.cookieHeader(args); c != "" {
+		req.Header.Set("Cookie", c)
+	}
+	return nil
+}
+
+// roundTrip sends one attempt and maps the outcome onto a result or a
+// callError.
+func (s *Server) roundTrip(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, req *http.Request, rec *callRecord) (*mcp.CallToolResult, *callError) {
+	resp, err := s.client.Do(req)
+	if err != nil {
+		s.metrics.UpstreamResponse(bt.spec.Name, 0)
+		return nil, s.transportError(ctx, op, bt.timeout, err, 0, false)
+	}
+	defer resp.Body.Close()
+	rec.status = resp.StatusCode
+	s.metrics.UpstreamResponse(bt.spec.Name, resp.StatusCode)
+	b, err := readUpstreamBody(resp, s.maxResponse)
+	if err != nil {
+		return nil, s.transportError(ctx, op, bt.timeout, err, resp.StatusCode, true)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, s.upstreamError(bt, op, args, resp, b)
+	}
+	res, cerr := s.successResult(bt, op, resp.StatusCode, b)
+	if cerr != nil {
+		return nil, cerr
+	}
+	if len(s.creds.secrets) > 0 {
+		redactResult(res, s.creds)
+	}
+	return res, nil
+}
+
+// redactResult removes configured secrets that an API echoed back.
+func redactResult(res *mcp.CallToolResult, cs *credentialSet) {
+	for _, c := range res.Content {
+		tc, ok := c.(*mcp.TextContent)
+		if !ok {
+			continue
+		}
+		red := cs.redact(tc.Text)
+		if red == tc.Text {
+			continue
+		}
+		tc.Text = red
+		// The structured copy carries the same secret: drop it rather
+		// than re-encode.
+		res.StructuredContent = nil
+	}
+}
+
+// Close releases the server's idle upstream connections. Serving stops
+// when the transports are closed; Close does not wait for calls.
+func (s *Server) Close() {
+	s.client.CloseIdleConnections()
+	if s.handles != nil {
+		s.handles.store.Close()
+	}
+}
