@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -78,6 +79,7 @@ func (s *Server) initAccess(spec *ServerDef, opts *Options) error {
 		}
 	}
 	s.rate = newRateLimiter(spec.RateLimit, s.now)
+	s.insecureNoAuth = opts.InsecureNoAuth
 	for _, h := range spec.PassHeaders {
 		s.passHeaders = append(s.passHeaders, http.CanonicalHeaderKey(h))
 	}
@@ -213,12 +215,16 @@ func (s *Server) admit(ctx context.Context, bt *boundTool, ti *auth.TokenInfo) (
 	}
 	sub := claims["sub"]
 	if bt.identity && sub == "" {
-		return ctx, "", &callError{kind: kindUnauthorized, retryAfter: retryAfterUnknown,
+		return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("%s acts for a signed-in user, and this call carries no verified identity. The user must connect with their own access token (bearer token) and try again.", bt.spec.Name)}
 	}
-	if len(bt.spec.Scopes) > 0 && (s.auth != nil || claims != nil) {
+	if len(bt.spec.Scopes) > 0 && claims == nil && overHTTP(ctx) && !s.insecureNoAuth {
+		return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
+			msg: fmt.Sprintf("%s needs a signed-in caller with the scope %s, and this call carries no verified identity. Do not retry; tell the user to connect with their own access token.", bt.spec.Name, strings.Join(bt.spec.Scopes, " and "))}
+	}
+	if len(bt.spec.Scopes) > 0 && claims != nil {
 		if miss := missingScopes(bt.spec.Scopes, scopes); len(miss) > 0 {
-			return ctx, "", &callError{kind: kindForbidden, retryAfter: retryAfterUnknown,
+			return ctx, "", &callError{kind: KindForbidden, retryAfter: retryAfterUnknown,
 				msg: fmt.Sprintf("%s needs the scope %s, which the caller's access token does not grant. Do not retry; tell the user their account is not allowed to do this, or have them sign in with one that is.", bt.spec.Name, strings.Join(miss, " and "))}
 		}
 	}
@@ -228,7 +234,7 @@ func (s *Server) admit(ctx context.Context, bt *boundTool, ti *auth.TokenInfo) (
 	}
 	if ok, wait := limiter.take(bt.spec.Name + "\x00" + sub); !ok {
 		secs := int(math.Ceil(wait.Seconds()))
-		return ctx, "", &callError{kind: kindRateLimited, retryable: true, retryAfter: secs,
+		return ctx, "", &callError{kind: KindRateLimited, retryable: true, retryAfter: secs,
 			msg: fmt.Sprintf("Too many calls: %s allows %s calls per minute per caller. Wait %d seconds before calling again.", scope, trimFloat(limiter.rate*60), secs)}
 	}
 	return ctx, ownerDigest(sub), nil
@@ -253,4 +259,16 @@ func (s *Server) passThrough(ctx context.Context, req *http.Request) {
 			req.Header[h] = append([]string(nil), v...)
 		}
 	}
+}
+
+// scopedTools lists the tools that declare scopes.
+func (s *Server) scopedTools() []string {
+	var out []string
+	for name, bt := range s.tools {
+		if len(bt.spec.Scopes) > 0 {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -57,7 +57,7 @@ func TestHandleLifecycleFixedAndSliding(t *testing.T) {
 	if _, cerr := hm.resolve(ctx, HandleInput{Arg: "cart", Type: "cart"}, doc, owner); cerr == nil || !strings.Contains(cerr.msg, "not a cart handle") {
 		t.Errorf("wrong type: %v", cerr)
 	}
-	if _, cerr := hm.resolve(ctx, HandleInput{Arg: "cart", Type: "cart"}, cart, other); cerr == nil || cerr.kind != kindForbidden {
+	if _, cerr := hm.resolve(ctx, HandleInput{Arg: "cart", Type: "cart"}, cart, other); cerr == nil || cerr.kind != KindForbidden {
 		t.Errorf("foreign: %v", cerr)
 	}
 	clk.t = clk.t.Add(50 * time.Minute)
@@ -72,7 +72,7 @@ func TestHandleLifecycleFixedAndSliding(t *testing.T) {
 		t.Errorf("fixed handle: %v", cerr)
 	}
 	for _, bad := range []any{nil, 12, "crt_", "crt_" + strings.Repeat("A", handleRandLen), "crt_" + strings.Repeat("a", handleRandLen+1)} {
-		if _, cerr := hm.resolve(ctx, HandleInput{Arg: "cart", Type: "cart"}, bad, owner); cerr == nil || cerr.kind != kindInput {
+		if _, cerr := hm.resolve(ctx, HandleInput{Arg: "cart", Type: "cart"}, bad, owner); cerr == nil || cerr.kind != KindInvalidInput {
 			t.Errorf("malformed %v: %v", bad, cerr)
 		}
 	}

@@ -24,7 +24,7 @@ func BenchmarkCallTool(b *testing.B) {
 	args := json.RawMessage(`{"status":["available","sold"],"tags":["a","b"],"filter":{"color":"red"},"trace":"t"}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, res := srv.callTool(context.Background(), bt, nil, args, nil, &callRecord{}); res.IsError {
+		if _, res := srv.callTool(context.Background(), bt, callIn{raw: args}, &callRecord{}); res.IsError {
 			b.Fatal("isError")
 		}
 	}

@@ -20,25 +20,29 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Error kinds: every failed call is an isError result carrying one of
-// these in its text and in structuredContent {"error":{"kind":...}}.
+// Error kinds: every failed call is an isError result that gives one of
+// these in its text ("[error kind: ...]") and in its _meta (ErrorInfo).
 const (
-	kindInput          = "invalid_input"        // the arguments break the schema or a rule
-	kindBadRequest     = "upstream_bad_request" // 400, 422 and other 4xx
-	kindUnauthorized   = "unauthorized"         // 401
-	kindForbidden      = "forbidden"            // 403
-	kindNotFound       = "not_found"            // 404, 410
-	kindConflict       = "conflict"             // 409, 412
-	kindRateLimited    = "rate_limited"         // 429
-	kindUnavailable    = "unavailable"          // 503, or this server is saturated or stopping
-	kindUpstream       = "upstream_error"       // other 5xx
-	kindTimeout        = "timeout"              // no answer in time (also 408, 504)
-	kindConnection     = "connection_failed"    // refused, reset, DNS
-	kindBadResponse    = "bad_response"         // invalid JSON, HTML instead of data, schema mismatch
-	kindTooLarge       = "too_large"            // request or response over the size limit, 413
-	kindCanceled       = "canceled"             // the client cancelled the call
-	kindDeclined       = "declined"             // the user declined or dismissed a form
-	kindNeedsUser      = "needs_user"           // the user must act and this client cannot ask
+	KindInvalidInput = "invalid_input"        // the arguments break the schema or a rule
+	KindBadRequest   = "upstream_bad_request" // 400, 422 and other 4xx
+	KindUnauthorized = "unauthorized"         // 401, or no verified caller where one is needed
+	KindForbidden    = "forbidden"            // 403, a missing scope, another caller's handle
+	KindNotFound     = "not_found"            // 404, 410, an unknown or expired handle
+	KindConflict     = "conflict"             // 409, 412
+	KindRateLimited  = "rate_limited"         // 429, or this server's per-caller limit
+	KindUnavailable  = "unavailable"          // 503, or this server is saturated or stopping
+	KindUpstream     = "upstream_error"       // other 5xx
+	KindTimeout      = "timeout"              // no answer in time (also 408, 504)
+	KindConnection   = "connection_failed"    // refused, reset, DNS
+	KindBadResponse  = "bad_response"         // invalid JSON, HTML instead of data, off the output schema
+	KindTooLarge     = "too_large"            // request, response or result over a size limit, 413
+	KindCanceled     = "canceled"             // the client cancelled the call
+	KindDeclined     = "declined"             // the user declined or dismissed a form
+	KindNeedsUser    = "needs_user"           // the user must act and this client cannot ask
+	KindInternal     = "internal_error"       // a fault inside this server (a hand-written tool failed)
+)
+
+const (
 	maxDetailRunes     = 500
 	maxFieldErrors     = 8
 	retryAfterUnknown  = -1
@@ -117,7 +121,7 @@ func (e *callError) result() *mcp.CallToolResult {
 }
 
 func inputFailure(msg string) *callError {
-	return &callError{kind: kindInput, retryAfter: retryAfterUnknown, msg: msg}
+	return &callError{kind: KindInvalidInput, retryAfter: retryAfterUnknown, msg: msg}
 }
 
 func ensurePeriod(s string) string {
@@ -137,7 +141,7 @@ func (s *Server) upstreamError(bt *boundTool, op *compiledOp, args map[string]an
 	d := describeErrorBody(b)
 	e.code = d.code
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "The API call failed: HTTP %d %s from %s.", code, http.StatusText(code), op.pathLabel)
+	fmt.Fprintf(&sb, "The API refused the call of %s: HTTP %d %s.", bt.spec.Name, code, http.StatusText(code))
 	if d.message != "" {
 		fmt.Fprintf(&sb, " Upstream message: %s", ensurePeriod(d.message))
 	}
@@ -149,7 +153,7 @@ func (s *Server) upstreamError(bt *boundTool, op *compiledOp, args map[string]an
 	if secs, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		e.retryAfter = secs
 	}
-	guidance := s.statusGuidance(op, args, e, len(d.fields) > 0)
+	guidance := s.statusGuidance(bt, op, args, e, len(d.fields) > 0)
 	if o := s.overrideMessage(bt, code, d.code); o != "" {
 		guidance = o
 	}
@@ -183,53 +187,68 @@ func (s *Server) overrideMessage(bt *boundTool, status int, code string) string 
 
 // statusGuidance sets e's kind and retryability and returns the sentence
 // saying what to do next.
-func (s *Server) statusGuidance(op *compiledOp, args map[string]any, e *callError, hasFields bool) string {
+func (s *Server) statusGuidance(bt *boundTool, op *compiledOp, args map[string]any, e *callError, hasFields bool) string {
 	code := e.status
-	switch {
-	case code == http.StatusUnauthorized:
-		e.kind = kindUnauthorized
+	e.kind = ErrorKindForStatus(code)
+	switch e.kind {
+	case KindUnauthorized, KindForbidden:
 		return s.authGuidance(op, code)
-	case code == http.StatusForbidden:
-		e.kind = kindForbidden
-		return s.authGuidance(op, code)
-	case code == http.StatusNotFound || code == http.StatusGone:
-		e.kind = kindNotFound
-		return notFoundGuidance(op, args)
-	case code == http.StatusTooManyRequests:
-		e.kind, e.retryable = kindRateLimited, true
+	case KindNotFound:
+		return notFoundGuidance(op, args, s.lookupTools(bt))
+	case KindRateLimited:
+		e.retryable = true
 		return "Rate limit exceeded. " + retryPhrase(e.retryAfter, "Wait a little and retry later; do not call again in a tight loop.")
-	case code == http.StatusServiceUnavailable:
-		e.kind, e.retryable = kindUnavailable, true
+	case KindUnavailable:
+		e.retryable = true
 		return "The API is temporarily unavailable. " + retryPhrase(e.retryAfter, "Retry later.")
-	case code == http.StatusRequestTimeout || code == http.StatusGatewayTimeout:
-		e.kind, e.retryable = kindTimeout, true
+	case KindTimeout:
+		e.retryable = true
 		return "The API timed out. You may retry once later; if the call changes data, check first whether it took effect."
-	case code == http.StatusConflict || code == http.StatusPreconditionFailed:
-		e.kind = kindConflict
+	case KindConflict:
 		return "The request conflicts with the current state of the resource (e.g. it already exists or was changed meanwhile): fetch the current state, adjust the arguments, then call again. Do not retry unchanged."
-	case code == http.StatusRequestEntityTooLarge:
-		e.kind = kindTooLarge
+	case KindTooLarge:
 		return "The request is too large for the API: send less data. Do not retry unchanged."
-	case code >= 500:
-		e.kind, e.retryable = kindUpstream, true
+	case KindUpstream:
+		e.retryable = true
 		return "This is a fault on the API's side, not in your arguments. You may retry later; if it persists, tell the user the service is failing."
 	}
-	e.kind = kindBadRequest
 	if hasFields {
 		return "The API rejected the arguments: fix the fields named above, then call again. Do not retry unchanged."
 	}
 	return "The API rejected the arguments: fix them according to the message above before calling again. Do not retry unchanged."
 }
 
-// notFoundGuidance names the inputs that held the identifiers, i.e. the
-// path parameters, with their values.
-func notFoundGuidance(op *compiledOp, args map[string]any) string {
-	var ids []string
-	for _, p := range op.pathParams {
-		if v, ok := args[p.Arg]; ok {
-			ids = append(ids, strconv.Quote(p.Arg)+" = "+showValue(v))
-		}
+// ErrorKindForStatus is the error kind of a call the upstream answered
+// with a non-2xx status: what a result's _meta and text report.
+func ErrorKindForStatus(code int) string {
+	switch {
+	case code == http.StatusUnauthorized:
+		return KindUnauthorized
+	case code == http.StatusForbidden:
+		return KindForbidden
+	case code == http.StatusNotFound || code == http.StatusGone:
+		return KindNotFound
+	case code == http.StatusTooManyRequests:
+		return KindRateLimited
+	case code == http.StatusServiceUnavailable:
+		return KindUnavailable
+	case code == http.StatusRequestTimeout || code == http.StatusGatewayTimeout:
+		return KindTimeout
+	case code == http.StatusConflict || code == http.StatusPreconditionFailed:
+		return KindConflict
+	case code == http.StatusRequestEntityTooLarge:
+		return KindTooLarge
+	case code >= 500:
+		return KindUpstream
 	}
+	return KindBadRequest
+}
+
+// notFoundGuidance names the inputs that held the identifiers (the path
+// parameters), as the model sent them, and the tools that can find the
+// right value.
+func notFoundGuidance(op *compiledOp, args map[string]any, lookup []string) string {
+	ids := notFoundInputs(op, args)
 	if len(ids) == 0 {
 		return "The API has nothing at this address: the server's base URL may be wrong, or the resource was removed. Do not retry unchanged; tell the user if it persists."
 	}
@@ -237,7 +256,67 @@ func notFoundGuidance(op *compiledOp, args map[string]any) string {
 	if len(ids) > 1 {
 		what = "the identifiers"
 	}
-	return fmt.Sprintf("Nothing exists for %s %s: check %s (look it up with a list or search tool if unsure). Do not retry unchanged.", what, strings.Join(ids, ", "), pluralIt(len(ids)))
+	hint := ""
+	if len(lookup) > 0 {
+		hint = " (look it up with " + strings.Join(lookup, " or ") + " if unsure)"
+	}
+	return fmt.Sprintf("Nothing exists for %s %s: check %s%s. Do not retry unchanged.", what, strings.Join(ids, ", "), pluralIt(len(ids)), hint)
+}
+
+// notFoundInputs renders the inputs that named what was not found: the
+// path parameters, else the query and body inputs whose names say they
+// are identifiers (order_id, customerId), each as the model sent it.
+func notFoundInputs(op *compiledOp, args map[string]any) []string {
+	var ids []string
+	add := func(arg string, idOnly bool) {
+		v, ok := args[arg]
+		name := op.inputName(arg)
+		if ok && name != "" && (!idOnly || looksLikeID(name)) {
+			ids = append(ids, strconv.Quote(name)+" = "+showValue(v))
+		}
+	}
+	for _, p := range op.pathParams {
+		add(p.Arg, false)
+	}
+	if len(ids) > 0 {
+		return ids
+	}
+	for _, p := range op.query {
+		add(p.Arg, true)
+	}
+	if op.body != nil {
+		for _, f := range op.body.Fields {
+			add(f.Arg, true)
+		}
+	}
+	return ids
+}
+
+// looksLikeID reports whether an input name names an identifier.
+func looksLikeID(name string) bool {
+	n := strings.ToLower(name)
+	return n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")
+}
+
+// lookupTools names up to two read-only sibling tools that find or list
+// things, for messages that tell the model where to find a valid value.
+func (s *Server) lookupTools(bt *boundTool) []string {
+	var out []string
+	for _, t := range s.spec.Tools {
+		if t.Name == bt.spec.Name || !t.ReadOnly {
+			continue
+		}
+		for _, w := range []string{"find", "list", "search", "query"} {
+			if strings.Contains(t.Name, w) {
+				out = append(out, t.Name)
+				break
+			}
+		}
+		if len(out) == 2 {
+			break
+		}
+	}
+	return out
 }
 
 func pluralIt(n int) string {
@@ -547,7 +626,7 @@ func clipRunes(s string, n int) string {
 
 // transportError maps a failure to get a (complete) response onto a
 // callError. The URL is never echoed: it may carry a query key.
-func (s *Server) transportError(ctx context.Context, op *compiledOp, timeout time.Duration, err error, status int, midBody bool) *callError {
+func (s *Server) transportError(ctx context.Context, bt *boundTool, err error, status int, midBody bool) *callError {
 	var uerr *url.Error
 	if errors.As(err, &uerr) {
 		err = uerr.Err
@@ -563,25 +642,25 @@ func (s *Server) transportError(ctx context.Context, op *compiledOp, timeout tim
 	}
 	switch {
 	case errors.As(err, &tooLarge):
-		e.kind, e.retryable = kindTooLarge, false
-		e.msg = fmt.Sprintf("The API's response to %s is larger than this server's limit of %s, so it is not shown. If the call changes data, it did take effect. Narrow the request (filters, a smaller page size, fewer fields) and call again.", op.pathLabel, byteSize(tooLarge.limit))
+		e.kind, e.retryable = KindTooLarge, false
+		e.msg = fmt.Sprintf("The API's answer to %s is larger than this server's limit of %s, so it is not shown. If the call changes data, it did take effect. Narrow the request (filters, a smaller page size, fewer fields) and call again.", bt.spec.Name, byteSize(tooLarge.limit))
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || (errors.As(err, &nerr) && nerr.Timeout()):
-		e.kind = kindTimeout
-		e.msg = fmt.Sprintf("The API did not answer %s within %s (timeout) %s. It may be slow or overloaded: retry once later. If the call changes data, check first whether it took effect before retrying.", op.pathLabel, timeout, during)
+		e.kind = KindTimeout
+		e.msg = fmt.Sprintf("The API did not answer %s within %s (timeout) %s. It may be slow or overloaded: retry once later. If the call changes data, check first whether it took effect before retrying.", bt.spec.Name, bt.timeout, during)
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		e.kind, e.retryable = kindCanceled, false
+		e.kind, e.retryable = KindCanceled, false
 		e.msg = "The call was cancelled by the client before the API answered."
 	case errors.Is(err, syscall.ECONNREFUSED):
-		e.kind = kindConnection
+		e.kind = KindConnection
 		e.msg = fmt.Sprintf("Could not connect to the API at %s (connection refused): the service is down or the server's base URL is wrong. Retry later; if it persists, tell the user the API is unreachable.", host)
 	case errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		e.kind = kindConnection
+		e.kind = KindConnection
 		e.msg = fmt.Sprintf("The connection to the API at %s broke %s (%s). Retry once; if the call changes data, check first whether it took effect.", host, during, connWord(err))
 	case errors.As(err, &dnsErr):
-		e.kind, e.retryable = kindConnection, false
+		e.kind, e.retryable = KindConnection, false
 		e.msg = fmt.Sprintf("The API host %s could not be resolved (DNS): the server's base URL is probably wrong. Do not retry; tell the user the API is unreachable.", host)
 	default:
-		e.kind = kindConnection
+		e.kind = KindConnection
 		e.msg = fmt.Sprintf("The call to the API at %s failed %s (%v). Retry once later; if it persists, tell the user the API is unreachable.", host, during, err)
 	}
 	e.msg = s.creds.redact(e.msg)
@@ -609,17 +688,17 @@ func byteSize(n int64) string {
 }
 
 // badResponse is a 2xx whose body is not what a data API sends.
-func (s *Server) badResponse(op *compiledOp, status int, b *upstreamBody) *callError {
-	e := &callError{kind: kindBadResponse, status: status, retryAfter: retryAfterUnknown}
+func (s *Server) badResponse(bt *boundTool, status int, b *upstreamBody) *callError {
+	e := &callError{kind: KindBadResponse, status: status, retryAfter: retryAfterUnknown}
 	trimmed := strings.TrimSpace(string(b.data[:min(len(b.data), 4096)]))
 	switch {
 	case b.mediaType == "text/html" || looksLikeHTML(trimmed):
 		e.msg = fmt.Sprintf("The API answered %s with %s instead of data (HTTP %d, %s): the server's base URL probably points at a website, a login page or a proxy. Do not retry; tell the user to check the API's base URL%s.",
-			op.pathLabel, htmlSummary(string(b.data)), status, mediaOr(b.mediaType), s.baseURLHint())
+			bt.spec.Name, htmlSummary(string(b.data)), status, mediaOr(b.mediaType), s.baseURLHint())
 	default:
 		pos := jsonErrorOffset(b.data)
 		e.msg = fmt.Sprintf("The API answered %s with a body declared as %s that is not valid JSON (broken at byte %d of %d), so it cannot be used. Retry once later; if it persists, tell the user the API is returning malformed data.",
-			op.pathLabel, mediaOr(b.mediaType), pos, len(b.data))
+			bt.spec.Name, mediaOr(b.mediaType), pos, len(b.data))
 		e.retryable = true
 	}
 	e.msg = s.creds.redact(e.msg)

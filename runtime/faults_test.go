@@ -265,28 +265,28 @@ type faultCase struct {
 }
 
 var faultMatrix = []faultCase{
-	{"invalid input: formats", "get_item", map[string]any{"itemId": "1", "since": "yesterday", "owner": "bob", "ref": "12", "day": "31.01.2026", "link": "/x"}, kindInput,
+	{"invalid input: formats", "get_item", map[string]any{"itemId": "1", "since": "yesterday", "owner": "bob", "ref": "12", "day": "31.01.2026", "link": "/x"}, KindInvalidInput,
 		[]string{"5 problems", `"since" must be an RFC 3339 date-time, e.g. 2026-01-31T09:30:00Z`, `"owner" must be an email address, e.g. user@example.com`, `"ref" must be a UUID, e.g. 123e4567-e89b-12d3-a456-426614174000`, `"day" must be a date formatted YYYY-MM-DD, e.g. 2026-01-31`, `"link" must be an absolute URI, e.g. https://example.com/path`, "Fix these values and call again"}, nil, false},
-	{"request too large", "create_item", map[string]any{"text": strings.Repeat("y", 40<<10)}, kindTooLarge, []string{"at most 32 KiB", "Send less data"}, nil, false},
-	{"400 problem+json", "fault", map[string]any{"name": "problem400"}, kindBadRequest,
+	{"request too large", "create_item", map[string]any{"text": strings.Repeat("y", 40<<10)}, KindTooLarge, []string{"at most 32 KiB", "Send less data"}, nil, false},
+	{"400 problem+json", "fault", map[string]any{"name": "problem400"}, KindBadRequest,
 		[]string{"HTTP 400", "Invalid request: The item is not valid.", `Field errors: "name": must not be empty; "price": must be positive`, "Do not retry unchanged"}, nil, false},
-	{"401", "fault", map[string]any{"name": "401"}, kindUnauthorized, []string{"HTTP 401", "The access token expired", "credentials", "Do not retry"}, nil, false},
-	{"403", "fault", map[string]any{"name": "403"}, kindForbidden, []string{"HTTP 403", "Missing scope items:write", "lack permission", "Do not retry"}, nil, false},
-	{"404 names the id input", "get_item", map[string]any{"itemId": "missing"}, kindNotFound, []string{"HTTP 404", "no item with this id", `Nothing exists for the identifier "itemId" = "missing"`, "list or search tool"}, nil, false},
-	{"409", "fault", map[string]any{"name": "409"}, kindConflict, []string{"HTTP 409", "An item with this name exists", "fetch the current state"}, nil, false},
-	{"422 field errors", "fault", map[string]any{"name": "422"}, kindBadRequest, []string{"HTTP 422", "Validation failed", `"age": must be at least 0; "email": is not an email`, "fix the fields named above"}, nil, false},
-	{"429 Retry-After seconds", "fault", map[string]any{"name": "429s"}, kindRateLimited, []string{"HTTP 429", "Too many requests", "Retry after 30 seconds."}, nil, true},
-	{"429 Retry-After date", "fault", map[string]any{"name": "429date"}, kindRateLimited, []string{"HTTP 429", "Rate limit exceeded", "Retry after 1"}, nil, true},
-	{"500", "fault", map[string]any{"name": "500"}, kindUpstream, []string{"HTTP 500", "database exploded", "fault on the API's side", "already retried 2 times"}, nil, true},
-	{"502 HTML", "fault", map[string]any{"name": "502"}, kindUpstream, []string{"HTTP 502", `HTML error page titled "502 Bad Gateway"`}, []string{"<script", "nginx", "leak()"}, true},
-	{"503", "fault", map[string]any{"name": "503"}, kindUnavailable, []string{"HTTP 503", "temporarily unavailable", "Retry later"}, nil, true},
-	{"timeout", "fault", map[string]any{"name": "timeout"}, kindTimeout, []string{"did not answer GET /fault/{name} within 400ms", "retry once later"}, nil, true},
-	{"connection refused", "fault", map[string]any{"name": "refused"}, kindConnection, []string{"connection refused", "Retry later"}, nil, true},
-	{"slow drip", "fault", map[string]any{"name": "drip"}, kindTimeout, []string{"within 400ms", "while the response was being received"}, nil, true},
-	{"reset mid-body", "fault", map[string]any{"name": "reset"}, kindConnection, []string{"broke while the response was being received", "Retry once"}, nil, true},
-	{"10 MB body", "fault", map[string]any{"name": "huge"}, kindTooLarge, []string{"larger than this server's limit of 1 MiB", "Narrow the request"}, nil, false},
-	{"wrong content type (HTML 200)", "fault", map[string]any{"name": "html200"}, kindBadResponse, []string{`HTML error page titled "Sign in - Example Portal" instead of data`, "base URL", "$FAULTS_BASE_URL"}, []string{"please log in"}, false},
-	{"invalid JSON", "fault", map[string]any{"name": "badjson"}, kindBadResponse, []string{"not valid JSON", "malformed data"}, nil, true},
+	{"401", "fault", map[string]any{"name": "401"}, KindUnauthorized, []string{"HTTP 401", "The access token expired", "credentials", "Do not retry"}, nil, false},
+	{"403", "fault", map[string]any{"name": "403"}, KindForbidden, []string{"HTTP 403", "Missing scope items:write", "lack permission", "Do not retry"}, nil, false},
+	{"404 names the id input", "get_item", map[string]any{"itemId": "missing"}, KindNotFound, []string{"HTTP 404", "no item with this id", `Nothing exists for the identifier "itemId" = "missing"`}, []string{"list or search tool"}, false},
+	{"409", "fault", map[string]any{"name": "409"}, KindConflict, []string{"HTTP 409", "An item with this name exists", "fetch the current state"}, nil, false},
+	{"422 field errors", "fault", map[string]any{"name": "422"}, KindBadRequest, []string{"HTTP 422", "Validation failed", `"age": must be at least 0; "email": is not an email`, "fix the fields named above"}, nil, false},
+	{"429 Retry-After seconds", "fault", map[string]any{"name": "429s"}, KindRateLimited, []string{"HTTP 429", "Too many requests", "Retry after 30 seconds."}, nil, true},
+	{"429 Retry-After date", "fault", map[string]any{"name": "429date"}, KindRateLimited, []string{"HTTP 429", "Rate limit exceeded", "Retry after 1"}, nil, true},
+	{"500", "fault", map[string]any{"name": "500"}, KindUpstream, []string{"HTTP 500", "database exploded", "fault on the API's side", "already retried 2 times"}, nil, true},
+	{"502 HTML", "fault", map[string]any{"name": "502"}, KindUpstream, []string{"HTTP 502", `HTML error page titled "502 Bad Gateway"`}, []string{"<script", "nginx", "leak()"}, true},
+	{"503", "fault", map[string]any{"name": "503"}, KindUnavailable, []string{"HTTP 503", "temporarily unavailable", "Retry later"}, nil, true},
+	{"timeout", "fault", map[string]any{"name": "timeout"}, KindTimeout, []string{"did not answer fault within 400ms", "retry once later"}, nil, true},
+	{"connection refused", "fault", map[string]any{"name": "refused"}, KindConnection, []string{"connection refused", "Retry later"}, nil, true},
+	{"slow drip", "fault", map[string]any{"name": "drip"}, KindTimeout, []string{"within 400ms", "while the response was being received"}, nil, true},
+	{"reset mid-body", "fault", map[string]any{"name": "reset"}, KindConnection, []string{"broke while the response was being received", "Retry once"}, nil, true},
+	{"10 MB body", "fault", map[string]any{"name": "huge"}, KindTooLarge, []string{"larger than this server's limit of 1 MiB", "Narrow the request"}, nil, false},
+	{"wrong content type (HTML 200)", "fault", map[string]any{"name": "html200"}, KindBadResponse, []string{`HTML error page titled "Sign in - Example Portal" instead of data`, "base URL", "$FAULTS_BASE_URL"}, []string{"please log in"}, false},
+	{"invalid JSON", "fault", map[string]any{"name": "badjson"}, KindBadResponse, []string{"not valid JSON", "malformed data"}, nil, true},
 }
 
 // transportHarness connects a go-sdk client to a fresh server.
@@ -398,7 +398,9 @@ func checkFault(t *testing.T, cs *mcp.ClientSession, fc faultCase) {
 			t.Errorf("text lacks %q:\n%s", w, text)
 		}
 	}
-	for _, w := range append(fc.notWant, "panic", "goroutine ") {
+	// Never upstream paths, methods or parameter templates: the model
+	// knows the tool and its inputs only.
+	for _, w := range append(fc.notWant, "panic", "goroutine ", "GET /", "POST /", "{name}", "/items") {
 		if strings.Contains(text, w) {
 			t.Errorf("text contains %q:\n%s", w, text)
 		}
@@ -420,7 +422,7 @@ func checkFault(t *testing.T, cs *mcp.ClientSession, fc faultCase) {
 	if env.Error.Retryable != fc.retryable {
 		t.Errorf("retryable = %v, want %v", env.Error.Retryable, fc.retryable)
 	}
-	if fc.kind == kindRateLimited && (env.Error.RetryAfter == nil || *env.Error.RetryAfter < 29) {
+	if fc.kind == KindRateLimited && (env.Error.RetryAfter == nil || *env.Error.RetryAfter < 29) {
 		t.Errorf("retryAfterSeconds = %v", env.Error.RetryAfter)
 	}
 	next, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_item", Arguments: map[string]any{"itemId": "ok1"}})

@@ -273,17 +273,17 @@ func (h *handleManager) resolve(ctx context.Context, in HandleInput, arg any, ow
 	}
 	rec, ok, err := h.store.Get(ctx, h.key(v))
 	if err != nil {
-		return nil, &callError{kind: kindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
+		return nil, &callError{kind: KindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
 			msg: "The handle store of this server is not reachable, so the handle cannot be checked. Retry in a few seconds."}
 	}
 	now := h.now()
 	if !ok || rec.Type != t.Name || now.UnixMilli() >= rec.Expires {
-		return nil, &callError{kind: kindNotFound, retryAfter: retryAfterUnknown,
+		return nil, &callError{kind: KindNotFound, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("The %s handle %s is unknown or has expired (%s handles expire %s). Get a new one with %s, then call again with it.",
 				in.Type, v, in.Type, lifetimeText(t), creatorsText(t))}
 	}
 	if rec.Owner != owner {
-		return nil, &callError{kind: kindForbidden, retryAfter: retryAfterUnknown,
+		return nil, &callError{kind: KindForbidden, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("The %s handle %s was not issued to you and cannot be used in this call. Use a handle returned to you, or get a new one with %s.",
 				in.Type, v, creatorsText(t))}
 	}
@@ -291,7 +291,7 @@ func (h *handleManager) resolve(ctx context.Context, in HandleInput, arg any, ow
 		ttl := lifetimeOf(t)
 		rec.Expires = now.Add(ttl).UnixMilli()
 		if err := h.store.Put(ctx, h.key(v), rec, ttl); err != nil {
-			return nil, &callError{kind: kindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
+			return nil, &callError{kind: KindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
 				msg: "The handle store of this server is not reachable. Retry in a few seconds."}
 		}
 	}
@@ -299,7 +299,7 @@ func (h *handleManager) resolve(ctx context.Context, in HandleInput, arg any, ow
 	dec.UseNumber()
 	var out any
 	if err := dec.Decode(&out); err != nil {
-		return nil, &callError{kind: kindNotFound, retryAfter: retryAfterUnknown,
+		return nil, &callError{kind: KindNotFound, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("The %s handle %s cannot be read. Get a new one with %s.", in.Type, v, creatorsText(t))}
 	}
 	return out, nil

@@ -24,6 +24,7 @@ type mainConfig struct {
 	maxConcurrent                                 int
 	// State and access (issue 5); empty: the environment decides.
 	handleStore, tokensFile, jwks, issuer, audience string
+	insecureNoAuth                                  bool
 }
 
 // Main is a generated server's command: it parses args, builds the
@@ -95,6 +96,7 @@ func (cfg *mainConfig) apply(opts Options, logger *slog.Logger) Options {
 		}
 	}
 	opts.Auth = &a
+	opts.InsecureNoAuth = opts.InsecureNoAuth || cfg.insecureNoAuth
 	return opts
 }
 
@@ -115,6 +117,7 @@ func parseFlags(spec *ServerDef, args []string, stderr io.Writer) (*mainConfig, 
 	fs.StringVar(&cfg.jwks, "auth-jwks", "", "require bearer JWTs (RS256/ES256) signed by this JWKS URL or file (also $"+prefix+"_AUTH_JWKS)")
 	fs.StringVar(&cfg.issuer, "auth-issuer", "", "required iss claim of JWTs (also $"+prefix+"_AUTH_ISSUER)")
 	fs.StringVar(&cfg.audience, "auth-audience", "", "required aud claim of JWTs (also $"+prefix+"_AUTH_AUDIENCE)")
+	fs.BoolVar(&cfg.insecureNoAuth, "insecure-no-auth", false, "serve tools that need scopes over HTTP without authentication (development only: every caller gets every scope)")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format: text or json")
 	fs.Usage = func() {

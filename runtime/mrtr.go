@@ -149,7 +149,7 @@ func (s *Server) interact(ctx context.Context, bt *boundTool, req *mcp.CallToolR
 	}
 	fresh, err := s.handles.store.Once(ctx, s.handles.ns+"rs:"+st.Nonce, stateTTL+time.Minute)
 	if err != nil {
-		return nil, &callError{kind: kindUnavailable, retryable: true, retryAfter: retryAfterUnknown, msg: "This server cannot check the answer right now. Retry in a few seconds."}
+		return nil, &callError{kind: KindUnavailable, retryable: true, retryAfter: retryAfterUnknown, msg: "This server cannot check the answer right now. Retry in a few seconds."}
 	}
 	if !fresh {
 		return nil, inputFailure("This requestState was already used: each answer of the user counts once. Call the tool again without requestState to ask the user again.")
@@ -157,10 +157,10 @@ func (s *Server) interact(ctx context.Context, bt *boundTool, req *mcp.CallToolR
 	switch er.Action {
 	case "accept":
 	case "decline":
-		return nil, &callError{kind: kindDeclined, retryAfter: retryAfterUnknown,
+		return nil, &callError{kind: KindDeclined, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("The user declined%s, so %s did nothing. Do not call it again unless the user asks to.", whatAsked(need), bt.spec.Name)}
 	case "cancel":
-		return nil, &callError{kind: kindDeclined, retryAfter: retryAfterUnknown,
+		return nil, &callError{kind: KindDeclined, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("The user dismissed the form without answering%s, so %s did nothing. Ask the user whether to continue before calling it again.", whatAsked(need), bt.spec.Name)}
 	default:
 		return nil, inputFailure(fmt.Sprintf("The answer has an unknown action %q. Call the tool again without requestState to ask the user again.", er.Action))
@@ -228,7 +228,7 @@ func clientCanElicit(req *mcp.CallToolRequest) bool {
 // confirmation cannot be given by the model, so the tool refuses.
 func noElicitation(bt *boundTool, need interaction) *callError {
 	if need.confirm {
-		return &callError{kind: kindNeedsUser, retryAfter: retryAfterUnknown,
+		return &callError{kind: KindNeedsUser, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("%s needs the user's own confirmation before it runs, and this client cannot show a confirmation form (it did not declare the elicitation capability). Tell the user to use an MCP client that supports elicitation for this action.", bt.spec.Name)}
 	}
 	var parts []string

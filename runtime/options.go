@@ -54,6 +54,19 @@ type Options struct {
 	// Metrics receives per-call measurements, e.g. prommetrics.New(def);
 	// nil: none.
 	Metrics Metrics
+
+	// Tools are hand-written tools served next to the definition's (see
+	// NewTool); they get the same validation, access checks, limits,
+	// logging, metrics and error mapping.
+	Tools []*Tool
+	// Middleware wraps tool calls, first outermost; see Middleware.
+	Middleware []Middleware
+	// InsecureNoAuth serves tools that declare scopes over Streamable
+	// HTTP without authentication, every caller holding every scope. For
+	// local development only; the server says so loudly at start. Without
+	// it, such tools refuse unauthenticated HTTP calls. (stdio serves one
+	// local user and is not affected.)
+	InsecureNoAuth bool
 	// StateKey signs requestState values (at least 32 characters);
 	// default $PREFIX_STATE_KEY, else a random key per process.
 	StateKey string

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,8 +23,11 @@ type pathPart struct {
 // compiledOp is an operation prepared once at newServer so a call only
 // fills in values.
 type compiledOp struct {
-	method     string
-	pathLabel  string // "GET /pet/{petId}", for messages and logs
+	method    string
+	pathLabel string // "GET /pet/{petId}", for logs only: messages use the tool's terms
+	// inputOf maps a step's argument names to the tool inputs they come
+	// from; nil for one-operation tools, whose arguments are the inputs.
+	inputOf    map[string]string
 	parts      []pathPart
 	pathParams []Param
 	query      []Param
@@ -32,6 +36,9 @@ type compiledOp struct {
 	body       *Body
 	auth       *authPlan
 	retry      retryPolicy // set by bindTool
+	// fixedQuery is the query string written into the path key itself
+	// ("/responses?beta=true"), sent before any parameter.
+	fixedQuery string
 }
 
 // inputError is a problem with the caller's arguments found while building
@@ -42,6 +49,15 @@ func (e *inputError) Error() string { return e.msg }
 
 func inputErrorf(format string, args ...any) error {
 	return &inputError{msg: fmt.Sprintf(format, args...)}
+}
+
+// inputName is the tool input an argument of the operation comes from,
+// or "" when it comes from elsewhere (a constant, an earlier step).
+func (c *compiledOp) inputName(arg string) string {
+	if c.inputOf == nil {
+		return arg
+	}
+	return c.inputOf[arg]
 }
 
 func compileOp(op *Operation, creds *credentialSet) (*compiledOp, error) {
@@ -67,7 +83,9 @@ func compileOp(op *Operation, creds *credentialSet) (*compiledOp, error) {
 			return nil, fmt.Errorf("parameter %q: unknown location %q", p.Name, p.In)
 		}
 	}
-	parts, err := compilePath(op.Path, c.pathParams)
+	tmpl, fixed, _ := strings.Cut(op.Path, "?")
+	c.fixedQuery = fixed
+	parts, err := compilePath(tmpl, c.pathParams)
 	if err != nil {
 		return nil, err
 	}
@@ -275,6 +293,7 @@ func isUnreserved(c byte) bool {
 // buildQuery serialises the query parameters per their style.
 func (c *compiledOp) buildQuery(args map[string]any) string {
 	var sb strings.Builder
+	sb.WriteString(c.fixedQuery)
 	for _, p := range c.query {
 		v, ok := args[p.Arg]
 		if !ok || v == nil {
@@ -436,6 +455,9 @@ func (c *compiledOp) buildBody(args map[string]any) (io.Reader, string, error) {
 		}
 		return nil, "", nil
 	}
+	if missing := c.missingBodyFields(args); len(missing) > 0 {
+		return nil, "", inputErrorf("the request body needs %s", quoteAll(missing))
+	}
 	mt := b.MediaType
 	switch {
 	case isJSONMedia(mt) || mt == "":
@@ -475,7 +497,22 @@ func bodyValue(b *Body, args map[string]any) (any, bool) {
 			obj[f.Name] = v
 		}
 	}
-	return obj, len(obj) > 0
+	// A required body whose fields are all optional is sent as an empty
+	// object; missingBodyFields checks the fields it must carry.
+	return obj, len(obj) > 0 || b.Required
+}
+
+// missingBodyFields lists the inputs of required body fields that args
+// lack: the input schema enforces them for one-operation tools, and this
+// catches a step that never binds one.
+func (c *compiledOp) missingBodyFields(args map[string]any) []string {
+	var missing []string
+	for _, f := range c.body.Fields {
+		if v, ok := args[f.Arg]; f.Required && (!ok || v == nil) {
+			missing = append(missing, cmp.Or(c.inputName(f.Arg), f.Name))
+		}
+	}
+	return missing
 }
 
 func bodyArgNames(b *Body) string {

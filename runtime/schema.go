@@ -2,24 +2,96 @@ package runtime
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 )
 
-// Schema is a compiled JSON Schema: the subset of draft 2020-12 this
-// package enforces on tool inputs and outputs. The generator compiles
-// every schema it emits with CompileSchema, so a schema the runtime could
-// not enforce fails at generation time, not silently at run time.
+// Schema is a compiled JSON Schema (draft 2020-12) as this package
+// enforces it on tool inputs and outputs. The generator can compile every
+// schema it emits with CompileSchema, so a schema the runtime could not
+// enforce fails at generation time, not silently at run time.
 type Schema struct {
-	root *schemaNode
+	root    *schemaNode
+	formats []FormatUse
 }
 
-// CompileSchema compiles a JSON Schema given as JSON text.
+// CompileSchema compiles a JSON Schema given as JSON text. It is strict:
+// every keyword is either enforced exactly as draft 2020-12 says, or an
+// annotation that asserts nothing (title, description, default, examples,
+// deprecated, readOnly, writeOnly, $comment, $defs, content*, "x-"
+// extensions, a root $id, $schema naming draft 2020-12), or the error is
+// an *UnsupportedError naming it. A schema that is not valid JSON Schema
+// gives a plain error.
 func CompileSchema(text string) (*Schema, error) {
-	n, err := compileSchema(text)
+	n, formats, err := compileSchemaFormats(text)
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{root: n}, nil
+	return &Schema{root: n, formats: formats}, nil
+}
+
+// CompileSchemaValue is CompileSchema for a schema already decoded as
+// DecodeJSON decodes it (numbers as json.Number); it spares a generator
+// that builds schemas as values an encode and decode.
+func CompileSchemaValue(v any) (*Schema, error) {
+	n, formats, err := compileValueFormats(v)
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{root: n, formats: formats}, nil
+}
+
+// UnsupportedError lists every keyword of a schema that the runtime cannot
+// enforce, sorted by pointer and keyword.
+type UnsupportedError struct {
+	Keywords []UnsupportedKeyword
+}
+
+// UnsupportedKeyword is one keyword the runtime cannot enforce.
+type UnsupportedKeyword struct {
+	// Pointer is the JSON pointer (RFC 6901) of the schema object that
+	// holds the keyword; "" is the root.
+	Pointer string
+	Keyword string
+	// Reason says why, when it is more than an unknown keyword: a
+	// non-local $ref, a pattern Go cannot match, another dialect.
+	Reason string
+}
+
+func (k UnsupportedKeyword) String() string {
+	s := "unsupported keyword " + strconv.Quote(k.Keyword) + " at " + pointerText(k.Pointer)
+	if k.Reason != "" {
+		s += " (" + k.Reason + ")"
+	}
+	return s
+}
+
+func (e *UnsupportedError) Error() string {
+	parts := make([]string, len(e.Keywords))
+	for i, k := range e.Keywords {
+		parts[i] = k.String()
+	}
+	them := "it"
+	if len(parts) > 1 {
+		them = "them"
+	}
+	return strings.Join(parts, "; ") + "; the runtime cannot enforce " + them
+}
+
+// FormatUse is a "format" the runtime does not assert: per draft 2020-12
+// it is an annotation only, so values are not checked against it.
+type FormatUse struct {
+	// Pointer is the JSON pointer of the schema object that holds the
+	// format; "" is the root.
+	Pointer string
+	Format  string
+}
+
+// UnassertedFormats lists the formats in the schema that the runtime does
+// not assert, sorted by pointer and format, so that the generator can
+// report them.
+func (s *Schema) UnassertedFormats() []FormatUse {
+	return append([]FormatUse(nil), s.formats...)
 }
 
 // ValidationError lists the ways a value breaks a schema, each as

@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -59,6 +58,12 @@ type Server struct {
 	passHeaders []string
 	stdioClaims map[string]string // $PREFIX_STDIO_CALLER, for stdio only
 	stdio       atomic.Bool
+	// insecureNoAuth: Options.InsecureNoAuth.
+	insecureNoAuth bool
+
+	// tools are the bound tools by name: the definition's and
+	// Options.Tools.
+	tools map[string]*boundTool
 }
 
 // boundTool is a tool compiled once at newServer.
@@ -82,6 +87,8 @@ type boundTool struct {
 	rate *rateLimiter
 	// identity: some binding reads ${identity...}.
 	identity bool
+	// middleware wraps the tool's calls, outermost first.
+	middleware []func(CallFunc) CallFunc
 }
 
 // NewServer compiles spec and registers its tools. Errors name what is
@@ -127,15 +134,38 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 			},
 		})
 	s.mcp.AddReceivingMiddleware(s.countInflight)
-	for _, ts := range spec.Tools {
+	if err := s.addTools(append(append([]*Tool(nil), spec.Tools...), opts.Tools...), opts.Middleware); err != nil {
+		return nil, err
+	}
+	s.addResultResource()
+	if err := s.addDiscovery(spec.Discovery, opts.Middleware); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// addTools binds and registers the tools: the definition's and the
+// hand-written ones, each with the middleware that applies to it.
+func (s *Server) addTools(tools []*Tool, middleware []Middleware) error {
+	s.tools = make(map[string]*boundTool, len(tools))
+	for _, ts := range tools {
+		if s.tools[ts.Name] != nil {
+			return fmt.Errorf("tool %q is defined twice (a hand-written tool may not reuse a generated tool's name)", ts.Name)
+		}
 		bt, err := s.bindTool(ts)
 		if err != nil {
-			return nil, fmt.Errorf("tool %q: %w", ts.Name, err)
+			return fmt.Errorf("tool %q: %w", ts.Name, err)
 		}
+		for _, m := range middleware {
+			if m.Wrap != nil && m.matchesTool(ts.Name) {
+				bt.middleware = append(bt.middleware, m.Wrap)
+			}
+		}
+		s.tools[ts.Name] = bt
 		s.maxTimeout = max(s.maxTimeout, bt.timeout)
 		s.mcp.AddTool(mcpTool(ts), s.toolHandler(bt))
 	}
-	return s, nil
+	return nil
 }
 
 func orDefault(v, def int) int {
@@ -199,7 +229,7 @@ func (s *Server) bindTool(ts *Tool) (*boundTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if op == nil && p == nil && upd == nil && s.handles.stateInput(ts) == "" {
+	if op == nil && p == nil && upd == nil && ts.Handler == nil && s.handles.stateInput(ts) == "" {
 		return nil, fmt.Errorf("tool %s has no operation, steps or actions", ts.Name)
 	}
 	bt := &boundTool{spec: ts, schema: schema, op: op, plan: p, update: upd,
@@ -260,11 +290,24 @@ func (s *Server) MCPServer() *mcp.Server { return s.mcp }
 // with plain JSON rather than event streams.
 func (s *Server) HTTPHandler() http.Handler {
 	s.httpOnce.Do(func() {
-		s.httpHandler = mcp.NewStreamableHTTPHandler(
+		sdk := mcp.NewStreamableHTTPHandler(
 			func(*http.Request) *mcp.Server { return s.mcp },
 			&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: quietSDKLogger(s.logger)})
+		// The SDK detaches a call's context from its HTTP request but
+		// keeps the request's context values: carry the request's own
+		// context along, so a client that hangs up cancels the call and
+		// its upstream requests (see handle).
+		s.httpHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			sdk.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), httpRequestKey{}, r.Context())))
+		})
 		if s.auth != nil {
 			s.httpHandler = s.auth.requireAuth(s.httpHandler)
+		} else if scoped := s.scopedTools(); len(scoped) > 0 {
+			if s.insecureNoAuth {
+				s.logger.Warn("INSECURE: serving tools that need scopes over HTTP WITHOUT AUTHENTICATION: every caller may use them", "tools", strings.Join(scoped, ", "))
+			} else {
+				s.logger.Warn("no authentication configured: tools that need scopes refuse calls over HTTP; configure bearer tokens or JWTs (--auth-tokens-file, --auth-jwks)", "tools", strings.Join(scoped, ", "))
+			}
 		}
 	})
 	return s.httpHandler
@@ -303,7 +346,7 @@ func (s *Server) RunStdio(ctx context.Context, stdin io.Reader, stdout io.Writer
 func (s *Server) countInflight(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method == "tools/call" && s.draining.Load() {
-			return (&callError{kind: kindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
+			return (&callError{kind: KindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
 				msg: "This MCP server is shutting down and accepts no new calls. Retry in a few seconds, once it has restarted."}).result(), nil
 		}
 		s.inflight.Add(1)
@@ -356,120 +399,17 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// toolHandler wraps one tool: validation, the upstream call with its
-// limits and retries, the result mapping, metrics and one log record. It
-// never returns a Go error for a failed call, which would become a
-// JSON-RPC error the model cannot act on.
-func (s *Server) toolHandler(bt *boundTool) mcp.ToolHandler {
-	name := bt.spec.Name
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		start := time.Now()
-		var raw json.RawMessage
-		var meta map[string]any
-		var hdr http.Header
-		var ti *auth.TokenInfo
-		if req != nil {
-			if req.Params != nil {
-				raw, meta = req.Params.Arguments, req.Params.Meta
-			}
-			if req.Extra != nil {
-				hdr, ti = req.Extra.Header, req.Extra.TokenInfo
-			}
-		}
-		if len(s.passHeaders) > 0 && hdr != nil {
-			ctx = context.WithValue(ctx, inboundHeaderKey{}, hdr)
-		}
-		rec := &callRecord{requestID: requestIDFrom(hdr), trace: newTraceContext(meta, hdr)}
-		s.metrics.CallStarted(name)
-		var args map[string]any
-		defer func() {
-			if p := recover(); p != nil {
-				// An internal fault: a protocol error, and the server lives on.
-				s.logger.Error("tool handler panicked", "tool", name, "request_id", rec.requestID, "panic", fmt.Sprint(p))
-				rec.kind, res, err = "internal", nil, fmt.Errorf("internal error in tool %s (request %s)", name, rec.requestID)
-			}
-			d := time.Since(start)
-			outcome := "ok"
-			if rec.kind != "" {
-				outcome = "error"
-			}
-			s.metrics.CallFinished(name, outcome, rec.kind, d)
-			s.logCall(ctx, bt, args, rec, d)
-		}()
-		args, res = s.callTool(ctx, bt, req, raw, ti, rec)
-		return res, nil
-	}
-}
-
-// fail records e and renders it.
-func (rec *callRecord) fail(e *callError) *mcp.CallToolResult {
-	rec.kind = e.kind
-	if e.status != 0 {
-		rec.status = e.status
-	}
-	return e.result()
-}
-
-// callTool runs one call and returns the decoded arguments (for the log
-// record) and the result.
-func (s *Server) callTool(ctx context.Context, bt *boundTool, req *mcp.CallToolRequest, raw json.RawMessage, ti *auth.TokenInfo, rec *callRecord) (map[string]any, *mcp.CallToolResult) {
-	args, msg := decodeArguments(raw)
-	if msg == "" {
-		v := &validator{}
-		v.check(bt.schema, args, "", 0)
-		if v.failed() {
-			msg = validationMessage(v)
-		}
-	}
-	if msg != "" {
-		return args, rec.fail(inputFailure(msg))
-	}
-	applyDefaults(bt.schema, args)
-	// One deadline for the whole call: slot waits, retries and backoff.
-	ctx, cancel := context.WithTimeout(ctx, bt.timeout)
-	defer cancel()
-	// Access: who calls, may they use this tool now, which objects do
-	// their handles name, and has the user answered what only they can.
-	ctx, owner, cerr := s.admit(ctx, bt, ti)
-	if cerr != nil {
-		return args, rec.fail(cerr)
-	}
-	callArgs, cerr := s.resolveHandles(ctx, bt, args, owner)
-	if cerr != nil {
-		return args, rec.fail(cerr)
-	}
-	if ir, cerr := s.interact(ctx, bt, req, args, callArgs, owner); cerr != nil {
-		return args, rec.fail(cerr)
-	} else if ir != nil {
-		return args, ir
-	}
-	var res *mcp.CallToolResult
-	switch {
-	case bt.plan != nil:
-		res, cerr = s.runPlan(ctx, bt, callArgs, rec)
-	case bt.op == nil:
-		res, cerr = s.runState(ctx, bt, args, callArgs, owner)
-	default:
-		res, cerr = s.execute(ctx, bt, bt.op, callArgs, rec)
-	}
-	if cerr != nil {
-		return args, rec.fail(cerr)
-	}
-	s.consumeHandle(ctx, bt, args, res)
-	return args, s.addHandle(ctx, bt, res, owner)
-}
-
 // execute performs one upstream operation for a tool call: it builds the
 // request, takes the tool's and the server's concurrency slots, and sends
 // it with retries per op.retry until ctx's deadline. Aggregated tools call
 // it once per step.
-func (s *Server) execute(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, rec *callRecord) (*mcp.CallToolResult, *callError) {
+func (s *Server) execute(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, rec *callRecord) (*upstreamResult, *callError) {
 	req, err := s.buildRequest(ctx, op, args)
 	if err != nil {
 		return nil, buildFailure(err)
 	}
 	if req.ContentLength > s.maxRequest {
-		return nil, &callError{kind: kindTooLarge, retryAfter: retryAfterUnknown,
+		return nil, &callError{kind: KindTooLarge, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("The request body would be %d bytes; this server sends at most %s. Send less data (fewer items, shorter texts) and call again.", req.ContentLength, byteSize(s.maxRequest))}
 	}
 	if h := op.retry.idemHeader; h != "" && req.Header.Get(h) == "" {
@@ -494,14 +434,14 @@ func (s *Server) execute(ctx context.Context, bt *boundTool, op *compiledOp, arg
 // before its deadline.
 func (s *Server) saturated(ctx context.Context, bt *boundTool, l *limiter, scope string) *callError {
 	if errors.Is(ctx.Err(), context.Canceled) {
-		return &callError{kind: kindCanceled, retryAfter: retryAfterUnknown, msg: "The call was cancelled by the client before it started."}
+		return &callError{kind: KindCanceled, retryAfter: retryAfterUnknown, msg: "The call was cancelled by the client before it started."}
 	}
-	return &callError{kind: kindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
+	return &callError{kind: KindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
 		msg: fmt.Sprintf("Too many calls are in progress (%s allows %d at once), and none finished within %s. Retry in a few seconds, and avoid calling many tools in parallel.", scope, l.size, bt.timeout)}
 }
 
 // attempts sends req, retrying per op.retry within ctx's deadline.
-func (s *Server) attempts(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, req *http.Request, rec *callRecord) (*mcp.CallToolResult, *callError) {
+func (s *Server) attempts(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, req *http.Request, rec *callRecord) (*upstreamResult, *callError) {
 	deadline, _ := ctx.Deadline()
 	for n := 0; ; n++ {
 		r := req
@@ -618,50 +558,34 @@ func (s *Server) setHeaders(req *http.Request, op *compiledOp, args map[string]a
 	return nil
 }
 
-// roundTrip sends one attempt and maps the outcome onto a result or a
-// callError.
-func (s *Server) roundTrip(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, req *http.Request, rec *callRecord) (*mcp.CallToolResult, *callError) {
+// roundTrip sends one attempt and maps the outcome onto a decoded
+// response or a callError.
+func (s *Server) roundTrip(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, req *http.Request, rec *callRecord) (*upstreamResult, *callError) {
 	resp, err := s.client.Do(req)
 	if err != nil {
 		s.metrics.UpstreamResponse(bt.spec.Name, 0)
-		return nil, s.transportError(ctx, op, bt.timeout, err, 0, false)
+		return nil, s.transportError(ctx, bt, err, 0, false)
 	}
 	defer resp.Body.Close()
 	rec.status = resp.StatusCode
 	s.metrics.UpstreamResponse(bt.spec.Name, resp.StatusCode)
 	b, err := readUpstreamBody(resp, s.maxResponse)
 	if err != nil {
-		return nil, s.transportError(ctx, op, bt.timeout, err, resp.StatusCode, true)
+		return nil, s.transportError(ctx, bt, err, resp.StatusCode, true)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, s.upstreamError(bt, op, args, resp, b)
 	}
-	res, cerr := s.successResult(bt, op, resp.StatusCode, b)
+	return s.decodeSuccess(bt, resp.StatusCode, b)
+}
+
+// runOperation runs a one-operation tool.
+func (s *Server) runOperation(ctx context.Context, bt *boundTool, args map[string]any, rec *callRecord) (*mcp.CallToolResult, *callError) {
+	ur, cerr := s.execute(ctx, bt, bt.op, args, rec)
 	if cerr != nil {
 		return nil, cerr
 	}
-	if len(s.creds.secrets) > 0 {
-		redactResult(res, s.creds)
-	}
-	return res, nil
-}
-
-// redactResult removes configured secrets that an API echoed back.
-func redactResult(res *mcp.CallToolResult, cs *credentialSet) {
-	for _, c := range res.Content {
-		tc, ok := c.(*mcp.TextContent)
-		if !ok {
-			continue
-		}
-		red := cs.redact(tc.Text)
-		if red == tc.Text {
-			continue
-		}
-		tc.Text = red
-		// The structured copy carries the same secret: drop it rather
-		// than re-encode.
-		res.StructuredContent = nil
-	}
+	return s.operationResult(bt, args, ur)
 }
 
 // Close releases the server's idle upstream connections. Serving stops

@@ -184,7 +184,12 @@ func testSpec() *ServerDef {
 				InputSchema: obj(`"name":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"meta":{"type":"object"}`),
 				Op: &Operation{Method: "POST", Path: "/pets/form",
 					Body: &Body{MediaType: "application/x-www-form-urlencoded", Required: true, Fields: []BodyField{
-						{Name: "name", Arg: "name"}, {Name: "tags", Arg: "tags"}, {Name: "meta", Arg: "meta"}}}}},
+						{Name: "name", Arg: "name", Required: true}, {Name: "tags", Arg: "tags"}, {Name: "meta", Arg: "meta"}}}}},
+			{Name: "touch_pet", Description: "Touch a pet (a beta endpoint with a body of optional fields).",
+				InputSchema: obj(`"note":{"type":"string"},"limit":{"type":"integer"}`),
+				Op: &Operation{Method: "POST", Path: "/pets/touch?beta=true", Params: []Param{
+					{Name: "limit", Arg: "limit", In: InQuery, Style: "form", Explode: true}},
+					Body: &Body{MediaType: "application/json", Required: true, Fields: []BodyField{{Name: "note", Arg: "note"}}}}},
 			{Name: "upload_note", Description: "Upload a note.",
 				InputSchema: obj(`"title":{"type":"string"},"note":{"type":"string"},"count":{"type":"integer"}`),
 				Op: &Operation{Method: "POST", Path: "/upload",
@@ -474,6 +479,12 @@ func TestRequests(t *testing.T) {
 			t.Errorf("form = %v", got)
 		}
 	})
+	t.Run("fixed query and empty required body", func(t *testing.T) {
+		e := h.echo(t, "touch_pet", map[string]any{"limit": 2})
+		if e.RequestURI != "/pets/touch?beta=true&limit=2" || e.Body != "{}" || e.ContentType != "application/json" {
+			t.Errorf("requestURI %q body %q type %q", e.RequestURI, e.Body, e.ContentType)
+		}
+	})
 	t.Run("multipart body", func(t *testing.T) {
 		e := h.echo(t, "upload_note", map[string]any{"title": "hello", "note": "line1\nline2", "count": 3})
 		if got := e.Parts; got["title"][0] != "|hello" || got["note"][0] != "|line1\nline2" || got["count"][0] != "|3" {
@@ -499,7 +510,7 @@ func TestInputErrors(t *testing.T) {
 		{"format", "create_pet", map[string]any{"name": "Rex", "birthday": "31/01/2026"}, []string{`"birthday" must be a date formatted YYYY-MM-DD`}},
 		{"dot segment", "get_pet", map[string]any{"petId": ".."}, []string{`"petId" must not be ".."`}},
 		{"header CRLF", "find_pets", map[string]any{"trace": "x\r\nX-Evil: 1"}, []string{`"trace" must not contain line breaks`}},
-		{"required body", "create_pet_form", map[string]any{}, []string{"request body is required"}},
+		{"required body field", "create_pet_form", map[string]any{"tags": []any{"a"}}, []string{`request body needs "name"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, text := h.call(t, tc.tool, tc.args)
@@ -508,7 +519,7 @@ func TestInputErrors(t *testing.T) {
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(text, w) {
-					t.Errorf("message %q\nlacks %q", text, w)
+					t.Errorf("message %q\nlacks %q", clipText(text), w)
 				}
 			}
 		})
@@ -545,7 +556,7 @@ func TestUpstreamOutcomes(t *testing.T) {
 		{"no content", "fetch", map[string]any{"which": "empty"}, false,
 			[]string{"succeeded (HTTP 204", "no content"}, nil},
 		{"long text truncated", "fetch", map[string]any{"which": "text"}, false,
-			[]string{"[Truncated: the response was 204800 bytes"}, nil},
+			[]string{"[This is the first 100 KiB of a 200 KiB result", "resources/read", "oa2mcp://results/"}, nil},
 		{"binary described", "fetch", map[string]any{"which": "blob"}, false,
 			[]string{"binary content (application/octet-stream, 1000 bytes)"}, nil},
 		{"echoed secret redacted", "create_pet", map[string]any{"name": "Rex"}, false,
@@ -563,7 +574,7 @@ func TestUpstreamOutcomes(t *testing.T) {
 			}
 			for _, w := range tc.notWant {
 				if strings.Contains(text, w) {
-					t.Errorf("message %q\ncontains %q", text, w)
+					t.Errorf("message %q\ncontains %q", clipText(text), w)
 				}
 			}
 			// The server keeps working after every failure.
@@ -610,4 +621,12 @@ func TestQueryKeyNotLeaked(t *testing.T) {
 	if strings.Contains(text, testSecret) || strings.Contains(h.logs.String(), testSecret) {
 		t.Fatalf("secret leaked: %s", text)
 	}
+}
+
+// clipText keeps failure messages about large results readable.
+func clipText(s string) string {
+	if len(s) > 400 {
+		return s[:200] + " … " + s[len(s)-200:]
+	}
+	return s
 }

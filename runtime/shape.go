@@ -35,8 +35,11 @@ func shapeResult(result any, o *Output, args map[string]any) any {
 }
 
 // shapeList pages the list at ListPath: at most Limit items (from the
-// offset in PageInput), each reduced to the picked fields, with the
-// totals and an explicit note that the data is partial.
+// offset in PageInput), each reduced to the picked fields, with the real
+// total, whether more follow, how to get them, and an explicit note that
+// the data is partial. When the upstream pages the list itself, the list
+// it returned is the page and TotalPath gives the total; otherwise the
+// list is all there is and is sliced here.
 func shapeList(result any, o *Output, args map[string]any) any {
 	v, ok := lookupPath(result, parsePath(o.ListPath))
 	list, isList := v.([]any)
@@ -46,24 +49,45 @@ func shapeList(result any, o *Output, args map[string]any) any {
 		}
 		return result
 	}
-	start := 0
+	offset := 0
 	if o.PageInput != "" {
-		start = intArg(args[o.PageInput])
+		offset = max(0, intArg(args[o.PageInput]))
 	}
-	start = max(0, min(start, len(list)))
-	end := min(start+o.Limit, len(list))
-	items := make([]any, 0, end-start)
-	for _, it := range list[start:end] {
+	var page []any
+	total := -1
+	if o.UpstreamPages {
+		page = list[:min(len(list), o.Limit)]
+		if t, ok := lookupPath(result, parsePath(o.TotalPath)); ok && o.TotalPath != "" {
+			total = intArg(t)
+		}
+	} else {
+		start := min(offset, len(list))
+		page, total = list[start:min(start+o.Limit, len(list))], len(list)
+	}
+	items := make([]any, 0, len(page))
+	for _, it := range page {
 		if len(o.Pick) > 0 {
 			it = pickFields(it, o.Pick)
 		}
 		items = append(items, it)
 	}
-	out := map[string]any{"items": items, "totalCount": len(list), "hasMore": end < len(list)}
-	if end < len(list) || start > 0 {
-		out["note"] = fmt.Sprintf("Partial data: items %d to %d of %d. Do not use this page for totals or counts.", start+1, end, len(list))
+	end := offset + len(items)
+	more := end < total || (total < 0 && len(list) >= o.Limit)
+	out := map[string]any{"items": items, "hasMore": more}
+	if total >= 0 {
+		out["totalCount"] = total
 	}
-	if end < len(list) {
+	of := ""
+	if total >= 0 {
+		of = fmt.Sprintf(" of %d", total)
+	}
+	switch {
+	case len(items) == 0 && offset > 0:
+		out["note"] = fmt.Sprintf("No items from offset %d on%s; start again with a smaller %s.", offset, of, o.PageInput)
+	case more || offset > 0:
+		out["note"] = fmt.Sprintf("Partial data: items %d to %d%s. Do not use this page for totals or counts.", offset+1, end, of)
+	}
+	if more {
 		if o.PageInput != "" {
 			out["nextPage"] = map[string]any{o.PageInput: end}
 		} else {

@@ -59,6 +59,10 @@ type ServerDef struct {
 	PassHeaders []string
 	// RateLimit limits tool calls per caller; nil: unlimited.
 	RateLimit *RateLimit
+
+	// Discovery, when set, serves the operations no tool covers through
+	// search_operations, describe_operation and call_operation.
+	Discovery *Discovery
 }
 
 // HandleType is one kind of handle: an opaque, caller-owned name for an
@@ -211,7 +215,7 @@ type Tool struct {
 	// Handler, when set, makes a hand-written tool: it runs instead of an
 	// upstream call, after the same validation, access checks, limits and
 	// logging. Build one with NewTool; the generator never sets it.
-	Handler Handler `oa2mcp:"-"`
+	Handler Handler `oa2mcp:"-" json:"-"`
 }
 
 // Operation is one upstream HTTP operation.
@@ -221,7 +225,8 @@ type Operation struct {
 	OperationID string
 	Method      string
 	// Path is the OpenAPI path template, e.g. "/pet/{petId}", without any
-	// "#fragment".
+	// "#fragment". A query written into the path key ("/responses?beta=true",
+	// seen in real documents) is sent as is, before the query parameters.
 	Path   string
 	Params []Param
 	Body   *Body
@@ -289,6 +294,12 @@ type Output struct {
 	ListPath  string
 	Limit     int
 	PageInput string
+	// UpstreamPages: the upstream pages the list itself (the page input
+	// is passed to it), so the list it returns is the page; TotalPath is
+	// where its answer gives the number of items in all. Otherwise the
+	// runtime pages the whole list the upstream returns.
+	UpstreamPages bool
+	TotalPath     string
 	// Hints are extra fields; values are templates over ${result.PATH}
 	// and ${input.NAME}.
 	Hints []Pick
@@ -344,4 +355,7 @@ type Body struct {
 type BodyField struct {
 	Name string
 	Arg  string
+	// Required: the body schema requires this property, so a body that is
+	// sent must carry it.
+	Required bool
 }

@@ -52,7 +52,7 @@ func (h *handleManager) stateInput(ts *Tool) string {
 }
 
 func storeUnavailable() *callError {
-	return &callError{kind: kindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
+	return &callError{kind: KindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
 		msg: "The handle store of this server is not reachable. Retry in a few seconds."}
 }
 
@@ -69,7 +69,7 @@ func (h *handleManager) updateState(ctx context.Context, t *HandleType, v, owner
 	now := h.now()
 	if !ok || rec.Type != t.Name || rec.Owner != owner || now.UnixMilli() >= rec.Expires {
 		// resolve checked it moments ago: it expired or was consumed since.
-		return nil, &callError{kind: kindNotFound, retryAfter: retryAfterUnknown,
+		return nil, &callError{kind: KindNotFound, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("The %s handle %s is unknown or has expired. Get a new one with %s, then call again with it.", t.Name, v, creatorsText(t))}
 	}
 	state := map[string]any{}
@@ -84,7 +84,7 @@ func (h *handleManager) updateState(ctx context.Context, t *HandleType, v, owner
 		return nil, inputFailure("Invalid arguments: the values cannot be stored. Call again with plain values.")
 	}
 	if len(raw) > maxStateBytes {
-		return nil, &callError{kind: kindTooLarge, retryAfter: retryAfterUnknown,
+		return nil, &callError{kind: KindTooLarge, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("The %s handle %s would hold more than %s; it was not changed. Finish with what it holds, or start a new one.", t.Name, v, byteSize(maxStateBytes))}
 	}
 	rec.Value = raw

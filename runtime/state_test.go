@@ -69,7 +69,7 @@ func TestStateHandles(t *testing.T) {
 	}
 	// Owner check: another caller can neither read nor update it.
 	other := ownerDigest("someone else")
-	if _, cerr := srv.handles.resolve(context.Background(), HandleInput{Arg: "basket", Type: "basket"}, b, other); cerr == nil || cerr.kind != kindForbidden {
+	if _, cerr := srv.handles.resolve(context.Background(), HandleInput{Arg: "basket", Type: "basket"}, b, other); cerr == nil || cerr.kind != KindForbidden {
 		t.Errorf("foreign resolve: %v", cerr)
 	}
 	if _, cerr := srv.handles.updateState(context.Background(), srv.handles.types["basket"], b, other, func(map[string]any) {}); cerr == nil {

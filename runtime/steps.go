@@ -15,12 +15,17 @@ import (
 type plan struct {
 	steps   []*compiledStep
 	actions map[string]*actionPlan
-	output  *Output
+	// usedBy lists, per input, the actions that read it (sorted), for
+	// the message refusing an input the chosen action does not use.
+	usedBy map[string][]string
 }
 
 type actionPlan struct {
 	steps    []*compiledStep
 	required []string
+	// inputs are the inputs this action reads; nil: not declared (a
+	// hand-written definition), so nothing is refused.
+	inputs map[string]bool
 }
 
 type compiledStep struct {
@@ -51,20 +56,32 @@ func (s *Server) compilePlan(ts *Tool) (*plan, error) {
 	if len(ts.Steps) == 0 && len(ts.Actions) == 0 {
 		return nil, nil
 	}
-	p := &plan{output: ts.Output}
+	p := &plan{}
 	var err error
 	if p.steps, err = s.compileSteps(ts.Steps); err != nil {
 		return nil, err
 	}
 	if len(ts.Actions) > 0 {
 		p.actions = map[string]*actionPlan{}
+		p.usedBy = map[string][]string{}
 	}
 	for _, a := range ts.Actions {
 		steps, err := s.compileSteps(a.Steps)
 		if err != nil {
 			return nil, fmt.Errorf("action %s: %w", a.Name, err)
 		}
-		p.actions[a.Name] = &actionPlan{steps: steps, required: a.Required}
+		ap := &actionPlan{steps: steps, required: a.Required}
+		if len(a.Inputs) > 0 {
+			ap.inputs = map[string]bool{"action": true}
+			for _, in := range a.Inputs {
+				ap.inputs[in] = true
+				p.usedBy[in] = append(p.usedBy[in], a.Name)
+			}
+		}
+		p.actions[a.Name] = ap
+	}
+	for _, acts := range p.usedBy {
+		sort.Strings(acts)
 	}
 	return p, nil
 }
@@ -78,6 +95,7 @@ func (s *Server) compileSteps(steps []Step) ([]*compiledStep, error) {
 			return nil, fmt.Errorf("step %s: %w", st.ID, err)
 		}
 		op.retry = newRetryPolicy(s.spec, &st.Op, op.method)
+		op.inputOf = inputNames(st.Args)
 		args, err := compileBindings(st.Args)
 		if err != nil {
 			return nil, fmt.Errorf("step %s: %w", st.ID, err)
@@ -85,6 +103,22 @@ func (s *Server) compileSteps(steps []Step) ([]*compiledStep, error) {
 		out = append(out, &compiledStep{spec: st, op: op, args: args})
 	}
 	return out, nil
+}
+
+// inputNames maps each step argument bound to exactly one tool input
+// (${input.NAME}) to that input, so messages about the argument name
+// what the model sent.
+func inputNames(bs []Binding) map[string]string {
+	out := map[string]string{}
+	for _, b := range bs {
+		if name, ok := strings.CutPrefix(b.Expr, "${input."); ok && strings.HasSuffix(name, "}") && !strings.ContainsAny(name[:len(name)-1], "${}.[") {
+			out[b.Arg] = name[:len(name)-1]
+		}
+		for k, v := range inputNames(b.Fields) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 func compileBindings(bs []Binding) ([]compiledBinding, error) {
@@ -138,46 +172,91 @@ func evalArgs(bs []compiledBinding, env *evalEnv) map[string]any {
 	return args
 }
 
+// checkAction refuses, for an action tool, arguments the chosen action
+// cannot use: a missing input it needs, or an input only other actions
+// read (silently ignoring it would answer a different question).
+func (p *plan) checkAction(args map[string]any) string {
+	if p.actions == nil {
+		return ""
+	}
+	name, _ := args["action"].(string)
+	ap := p.actions[name]
+	if ap == nil {
+		return fmt.Sprintf("Invalid arguments: unknown action %q. Use one of %s and call again.", name, quoteAll(sortedActionNames(p)))
+	}
+	if missing := missingInputs(ap.required, args); len(missing) > 0 {
+		return fmt.Sprintf("Invalid arguments: action %q needs %s. Add %s and call again.", name, quoteAll(missing), pluralThem(len(missing)))
+	}
+	if ap.inputs == nil {
+		return ""
+	}
+	var unused []string
+	for _, k := range sortedKeys(args) {
+		if !ap.inputs[k] {
+			unused = append(unused, k)
+		}
+	}
+	if len(unused) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range unused {
+		parts = append(parts, fmt.Sprintf("%q is for action %s", k, strings.Join(p.usedBy[k], " or ")))
+	}
+	return fmt.Sprintf("Invalid arguments: action %q does not use %s (%s). Leave %s out, or choose the action that takes %s, and call again.",
+		name, quoteAll(unused), strings.Join(parts, "; "), pluralThem(len(unused)), pluralThem(len(unused)))
+}
+
+func sortedActionNames(p *plan) []string {
+	names := make([]string, 0, len(p.actions))
+	for n := range p.actions {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func pluralThem(n int) string {
+	if n > 1 {
+		return "them"
+	}
+	return "it"
+}
+
 // runPlan executes an aggregated or action tool; the caller has set the
-// call's one deadline on ctx.
-func (s *Server) runPlan(ctx context.Context, bt *boundTool, args map[string]any, rec *callRecord) (*mcp.CallToolResult, *callError) {
+// call's one deadline on ctx and checked the action (checkArgs).
+func (s *Server) runPlan(ctx context.Context, bt *boundTool, call *Call, args map[string]any) (*mcp.CallToolResult, *callError) {
 	p := bt.plan
 	steps := p.steps
 	if p.actions != nil {
 		name, _ := args["action"].(string)
-		ap := p.actions[name]
-		if ap == nil {
-			return nil, inputFailure(fmt.Sprintf("Invalid arguments: unknown action %q. Use one of the values listed for \"action\" and call again.", name))
-		}
-		if missing := missingInputs(ap.required, args); len(missing) > 0 {
-			return nil, inputFailure(fmt.Sprintf("Invalid arguments: action %q needs %s. Add them and call again.", name, strings.Join(missing, ", ")))
-		}
-		steps = ap.steps
+		steps = p.actions[name].steps
 	}
 	env := &evalEnv{ctx: ctx, input: args, steps: map[string]*stepOutcome{}, config: s.spec.Config, getenv: s.getenv}
-	if cerr := s.runSteps(ctx, bt, steps, env, rec); cerr != nil {
+	if cerr := s.runSteps(ctx, bt, steps, env, call); cerr != nil {
 		return nil, cerr
 	}
-	result, warnings := mergeOutcomes(steps, env.steps)
-	result = shapeResult(result, p.output, args)
+	merged, warnings := mergeOutcomes(steps, env.steps)
+	result := shapeResult(merged, bt.spec.Output, args)
 	if len(warnings) > 0 {
 		if m, ok := result.(map[string]any); ok {
 			m["warnings"] = warnings
 		}
 	}
-	res := structuredResult(result)
-	if len(s.creds.secrets) > 0 {
-		redactResult(res, s.creds)
-	}
-	return s.checkOutput(bt, res)
+	return s.finishResult(bt, result)
 }
 
 // runSteps runs steps in dependency waves: every step whose inputs are
 // ready runs concurrently with the others of its wave. A failing required
-// step ends the call with its error.
-func (s *Server) runSteps(ctx context.Context, bt *boundTool, steps []*compiledStep, env *evalEnv, rec *callRecord) *callError {
+// step ends the call with its error; a cancelled call stops before the
+// next wave. A client that sent a progress token hears after each step.
+func (s *Server) runSteps(ctx context.Context, bt *boundTool, steps []*compiledStep, env *evalEnv, call *Call) *callError {
 	pending := append([]*compiledStep(nil), steps...)
+	done := 0
 	for len(pending) > 0 {
+		if err := ctx.Err(); err != nil {
+			return s.transportError(ctx, bt, err, 0, false)
+		}
 		var wave, later []*compiledStep
 		for _, st := range pending {
 			if depsDone(st.spec.After, env.steps) {
@@ -187,7 +266,8 @@ func (s *Server) runSteps(ctx context.Context, bt *boundTool, steps []*compiledS
 			}
 		}
 		if len(wave) == 0 {
-			return &callError{kind: kindUpstream, retryAfter: retryAfterUnknown, msg: "The tool's steps depend on each other in a cycle; this is a server configuration fault. Tell the user the tool needs fixing."}
+			return &callError{kind: KindInternal, retryAfter: retryAfterUnknown,
+				msg: fmt.Sprintf("%s is misconfigured (its parts depend on each other in a cycle). Tell the user the tool needs fixing.", bt.spec.Name)}
 		}
 		outcomes := make([]*stepOutcome, len(wave))
 		var wg sync.WaitGroup
@@ -195,25 +275,41 @@ func (s *Server) runSteps(ctx context.Context, bt *boundTool, steps []*compiledS
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				outcomes[i] = s.runStep(ctx, bt, st, env, rec)
+				outcomes[i] = s.runStep(ctx, bt, st, env, call.rec)
 			}()
 		}
 		wg.Wait()
 		for i, st := range wave {
 			o := outcomes[i]
 			env.steps[st.spec.ID] = o
-			rec.retries += o.retries
+			call.rec.retries += o.retries
 			if o.status != 0 {
-				rec.status = o.status
+				call.rec.status = o.status
 			}
 			if o.err != nil && !st.spec.Optional {
-				o.err.msg = fmt.Sprintf("Step %q failed. ", st.spec.ID) + o.err.msg
 				return o.err
 			}
+			done++
+			call.progress(ctx, done, len(steps))
 		}
 		pending = later
 	}
 	return nil
+}
+
+// progress notifies the client of a multi-step call's progress, when it
+// asked for notifications (a progress token).
+func (c *Call) progress(ctx context.Context, done, total int) {
+	req := c.in.req
+	if req == nil || req.Params == nil || req.Session == nil || total < 2 {
+		return
+	}
+	tok := req.Params.GetProgressToken()
+	if tok == nil {
+		return
+	}
+	req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok,
+		Progress: float64(done), Total: float64(total), Message: fmt.Sprintf("%s: %d of %d upstream calls done", c.Tool.Name, done, total)})
 }
 
 // runStep runs one step unless its condition or a dependency skips it.
@@ -231,33 +327,13 @@ func (s *Server) runStep(ctx context.Context, bt *boundTool, st *compiledStep, e
 		}
 	}
 	args := evalArgs(st.args, env)
-	return s.callStep(ctx, bt, st.op, args, rec)
-}
-
-// callStep calls one step's operation with the full defensive machinery
-// (limits, retries, error mapping) and decodes its body for later steps
-// and the merged result. Each step keeps its own call record, merged by
-// runSteps, so concurrent steps never share one.
-func (s *Server) callStep(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, rec *callRecord) *stepOutcome {
-	stepBT := *bt
-	stepBT.output = nil // the tool's output schema describes the shaped result, not a step
+	// Each step keeps its own call record, merged by runSteps, so
+	// concurrent steps never share one.
 	stepRec := &callRecord{requestID: rec.requestID, trace: rec.trace}
-	res, cerr := s.execute(ctx, &stepBT, op, args, stepRec)
+	ur, cerr := s.execute(ctx, bt, st.op, args, stepRec)
 	out := &stepOutcome{status: stepRec.status, retries: stepRec.retries, err: cerr}
-	if cerr != nil {
-		return out
-	}
-	text := joinText(res)
-	if res.StructuredContent == nil {
-		if text != "" {
-			out.body = text
-		}
-		return out
-	}
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	if dec.Decode(&out.body) != nil {
-		out.body = text
+	if cerr == nil {
+		out.body = ur.stepValue()
 	}
 	return out
 }
@@ -283,7 +359,7 @@ func missingInputs(required []string, args map[string]any) []string {
 
 // mergeOutcomes is the result before shaping: a single step's body as it
 // is, several steps' bodies under their IDs. Failed optional steps become
-// warnings the model can read.
+// warnings the model can read, in the tool's terms.
 func mergeOutcomes(steps []*compiledStep, outs map[string]*stepOutcome) (any, []string) {
 	var warnings []string
 	merged := map[string]any{}
@@ -295,7 +371,7 @@ func mergeOutcomes(steps []*compiledStep, outs map[string]*stepOutcome) (any, []
 		case o == nil || o.skipped:
 			continue
 		case o.err != nil:
-			warnings = append(warnings, fmt.Sprintf("step %s failed, so this result is partial: %s", st.spec.ID, o.err.msg))
+			warnings = append(warnings, "This result is partial: an optional lookup failed, so its fields are missing. "+o.err.msg)
 			continue
 		}
 		ran++

@@ -1,0 +1,393 @@
+package oa2mcptest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/oa2mcp/oa2mcp/runtime"
+)
+
+// Response is what the fake upstream answers one operation with.
+type Response struct {
+	// Status is the HTTP status (default 200).
+	Status int
+	// ContentType defaults to application/json.
+	ContentType string
+	// Body is sent as it is.
+	Body string
+}
+
+// Faults a case can program into the upstream: every request then fails
+// this way.
+const (
+	// FaultTimeout never answers (until the request is cancelled).
+	FaultTimeout = "timeout"
+	// FaultReset closes the connection without an answer.
+	FaultReset = "reset"
+	// FaultMalformed answers 200 with a body declared as JSON that is not.
+	FaultMalformed = "malformed"
+	// FaultOversized answers 200 with a JSON body of 2 MiB, over the
+	// runtime's default response limit.
+	FaultOversized = "oversized"
+	// FaultHTML answers 200 with an HTML login page.
+	FaultHTML = "html"
+)
+
+// FaultStatus is the fault answering every request with status code.
+func FaultStatus(code int) string { return fmt.Sprintf("status:%d", code) }
+
+// Upstream is a fake of the API a server definition calls: it serves
+// every operation of the definition (tools, steps, actions) from the
+// responses it is given, checks each request against the operation (its
+// required parameters and body), and can be programmed to fail. It is a
+// real http.Handler: serve it with httptest on 127.0.0.1 or pass it as
+// runtime.Options.Upstream.
+type Upstream struct {
+	ops       []fakeOp
+	responses map[string]Response
+
+	mu        sync.Mutex
+	fault     string
+	overrides map[string]Response
+	problems  []string
+
+	requests atomic.Int64
+}
+
+// fakeOp is one operation the upstream recognises.
+type fakeOp struct {
+	key      string // "GET /pet/{petId}", the key of Response maps
+	method   string
+	segments []string // path segments; "{...}" matches any one segment
+	// fixed is the query written into the path key, which a request must
+	// carry to match ("/responses?beta=true").
+	fixed url.Values
+	op    *runtime.Operation
+}
+
+// NewUpstream returns the fake upstream of def: responses are keyed by
+// OperationKey of each operation; an operation without one answers 200
+// with {}.
+func NewUpstream(def *runtime.ServerDef, responses map[string]Response) *Upstream {
+	u := &Upstream{responses: responses}
+	seen := map[string]bool{}
+	add := func(op *runtime.Operation) {
+		key := OperationKey(op)
+		if op == nil || seen[key] {
+			return
+		}
+		seen[key] = true
+		path, query, _ := strings.Cut(op.Path, "?")
+		fixed, _ := url.ParseQuery(query)
+		u.ops = append(u.ops, fakeOp{key: key, method: strings.ToUpper(op.Method), segments: splitPath(path), fixed: fixed, op: op})
+	}
+	for _, t := range def.Tools {
+		add(t.Op)
+		for i := range t.Steps {
+			add(&t.Steps[i].Op)
+		}
+		for _, a := range t.Actions {
+			for i := range a.Steps {
+				add(&a.Steps[i].Op)
+			}
+		}
+	}
+	// Literal segments first, so /pets/mine wins over /pets/{id}; then
+	// fixed queries, so /responses?beta=true wins over /responses.
+	sort.SliceStable(u.ops, func(i, j int) bool {
+		a, b := u.ops[i], u.ops[j]
+		if literalCount(a) != literalCount(b) {
+			return literalCount(a) > literalCount(b)
+		}
+		return len(a.fixed) > len(b.fixed)
+	})
+	return u
+}
+
+// OperationKey is how responses name an operation: "METHOD /path".
+func OperationKey(op *runtime.Operation) string {
+	if op == nil {
+		return ""
+	}
+	return strings.ToUpper(op.Method) + " " + op.Path
+}
+
+// SetFault makes every request fail with fault ("" for none).
+func (u *Upstream) SetFault(fault string) {
+	u.mu.Lock()
+	u.fault = fault
+	u.mu.Unlock()
+}
+
+// SetResponses replaces, until the next call, the answers of some
+// operations (e.g. a long list for a paging case); nil restores them.
+func (u *Upstream) SetResponses(overrides map[string]Response) {
+	u.mu.Lock()
+	u.overrides = overrides
+	u.mu.Unlock()
+}
+
+// Requests is the number of requests served so far.
+func (u *Upstream) Requests() int64 { return u.requests.Load() }
+
+// Problems returns and clears what was wrong with requests: unknown
+// operations, missing required parameters or bodies.
+func (u *Upstream) Problems() []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	p := u.problems
+	u.problems = nil
+	return p
+}
+
+// ServeHTTP answers one request.
+func (u *Upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	u.requests.Add(1)
+	// Read the body first: net/http notices a client that hangs up (the
+	// timeout fault waits for that) only once the body is consumed.
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	r.ContentLength = int64(len(body))
+	u.mu.Lock()
+	fault, overrides := u.fault, u.overrides
+	u.mu.Unlock()
+	cs := caseStateOf(r)
+	if cs != nil {
+		// A call made in process carries its own case (Direct): many
+		// cases share this upstream at once.
+		cs.requests.Add(1)
+		fault, overrides = cs.fault, cs.overrides
+	}
+	if fault != "" {
+		serveFault(w, r, fault)
+		return
+	}
+	op := u.match(r)
+	if op == nil {
+		u.problem(cs, fmt.Sprintf("%s %s matches no operation of the definition", r.Method, r.URL.Path))
+		writeJSON(w, http.StatusNotFound, `{"message":"fake upstream: no such operation"}`)
+		return
+	}
+	if msg := checkRequest(op.op, r); msg != "" {
+		u.problem(cs, op.key+": "+msg)
+		writeJSON(w, http.StatusBadRequest, fmt.Sprintf(`{"message":%q}`, "fake upstream: "+msg))
+		return
+	}
+	resp, ok := overrides[op.key]
+	if !ok {
+		resp, ok = u.responses[op.key]
+	}
+	if !ok {
+		resp = Response{Body: "{}"}
+	}
+	ct := resp.ContentType
+	if ct == "" {
+		ct = "application/json"
+	}
+	w.Header().Set("Content-Type", ct)
+	w.WriteHeader(cmpOr(resp.Status, http.StatusOK))
+	io.WriteString(w, resp.Body)
+}
+
+func (u *Upstream) problem(cs *caseState, msg string) {
+	if cs != nil {
+		cs.mu.Lock()
+		cs.problems = append(cs.problems, msg)
+		cs.mu.Unlock()
+		return
+	}
+	u.mu.Lock()
+	u.problems = append(u.problems, msg)
+	u.mu.Unlock()
+}
+
+// caseState is what one case programs into the upstream when the call is
+// made in process and carries it in its context.
+type caseState struct {
+	fault     string
+	overrides map[string]Response
+	requests  atomic.Int64
+	mu        sync.Mutex
+	problems  []string
+}
+
+type caseStateKey struct{}
+
+// withCaseState puts a case's state on a call's context.
+func withCaseState(ctx context.Context, cs *caseState) context.Context {
+	return context.WithValue(ctx, caseStateKey{}, cs)
+}
+
+func caseStateOf(r *http.Request) *caseState {
+	cs, _ := r.Context().Value(caseStateKey{}).(*caseState)
+	return cs
+}
+
+// match finds the operation a request is for.
+func (u *Upstream) match(r *http.Request) *fakeOp {
+	segs := splitPath(r.URL.EscapedPath())
+	for i := range u.ops {
+		op := &u.ops[i]
+		if op.method == r.Method && matchSegments(op.segments, segs) && hasFixedQuery(r.URL.Query(), op.fixed) {
+			return op
+		}
+	}
+	return nil
+}
+
+// checkRequest reports what the request lacks that the operation
+// requires: required query, header and cookie parameters and a required
+// body.
+func checkRequest(op *runtime.Operation, r *http.Request) string {
+	q := r.URL.Query()
+	for _, p := range op.Params {
+		if !p.Required {
+			continue
+		}
+		switch p.In {
+		case runtime.InQuery:
+			if !q.Has(p.Name) && !hasDeepObject(q, p.Name) {
+				return "missing required query parameter " + p.Name
+			}
+		case runtime.InHeader:
+			if r.Header.Get(p.Name) == "" {
+				return "missing required header " + p.Name
+			}
+		case runtime.InCookie:
+			if _, err := r.Cookie(p.Name); err != nil {
+				return "missing required cookie " + p.Name
+			}
+		}
+	}
+	if op.Body != nil && op.Body.Required && r.ContentLength == 0 {
+		return "missing required request body"
+	}
+	return ""
+}
+
+func hasDeepObject(q map[string][]string, name string) bool {
+	for k := range q {
+		if strings.HasPrefix(k, name+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// serveFault fails one request.
+func serveFault(w http.ResponseWriter, r *http.Request, fault string) {
+	switch fault {
+	case FaultTimeout:
+		select {
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second):
+		}
+	case FaultReset:
+		if hj, ok := w.(http.Hijacker); ok {
+			if c, _, err := hj.Hijack(); err == nil {
+				c.Close()
+				return
+			}
+		}
+		panic(http.ErrAbortHandler)
+	case FaultMalformed:
+		writeJSON(w, http.StatusOK, `{"id": 1, "name": "truncated`)
+	case FaultOversized:
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"items":[`)
+		chunk := strings.Repeat(`"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",`, 1024)
+		for i := 0; i < 32; i++ {
+			io.WriteString(w, chunk)
+		}
+		io.WriteString(w, `"end"]}`)
+	case FaultHTML:
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<!doctype html><html><head><title>Sign in</title></head><body>Please sign in</body></html>")
+	default:
+		code := 0
+		fmt.Sscanf(fault, "status:%d", &code)
+		if code == 0 {
+			code = http.StatusInternalServerError
+		}
+		if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", "120")
+		}
+		writeJSON(w, code, fmt.Sprintf(`{"message":"simulated upstream failure %d"}`, code))
+	}
+}
+
+func writeJSON(w http.ResponseWriter, code int, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	io.WriteString(w, body)
+}
+
+func splitPath(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+// matchSegments matches request path segments against a template's: a
+// template segment holding a {parameter} matches any non-empty segment
+// (with its literal prefix and suffix, as in /files/{name}.json).
+func matchSegments(tmpl, segs []string) bool {
+	if len(tmpl) != len(segs) {
+		return false
+	}
+	for i, t := range tmpl {
+		open := strings.IndexByte(t, '{')
+		if open < 0 {
+			if t != segs[i] {
+				return false
+			}
+			continue
+		}
+		end := strings.LastIndexByte(t, '}')
+		prefix, suffix := t[:open], t[end+1:]
+		s := segs[i]
+		if len(s) <= len(prefix)+len(suffix) || !strings.HasPrefix(s, prefix) || !strings.HasSuffix(s, suffix) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasFixedQuery reports whether q carries every pair of fixed.
+func hasFixedQuery(q, fixed url.Values) bool {
+	for k, vs := range fixed {
+		for _, v := range vs {
+			if !slices.Contains(q[k], v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func literalCount(op fakeOp) int {
+	n := 0
+	for _, s := range op.segments {
+		if !strings.Contains(s, "{") {
+			n++
+		}
+	}
+	return n
+}
+
+func cmpOr(v, def int) int {
+	if v != 0 {
+		return v
+	}
+	return def
+}

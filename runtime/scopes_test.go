@@ -1,0 +1,51 @@
+package runtime
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestScopedToolsNeedAuthOnHTTP: a tool that declares scopes refuses an
+// unauthenticated call over Streamable HTTP, unless InsecureNoAuth says
+// otherwise; stdio (one local user) and tools without scopes are served.
+func TestScopedToolsNeedAuthOnHTTP(t *testing.T) {
+	up := newSlowUpstream(t)
+	def := &ServerDef{Name: "s", Tools: []*Tool{
+		{Name: "scoped", Scopes: []string{"items:read"}, InputSchema: `{"type":"object"}`, Op: &Operation{Method: "GET", Path: "/fast"}},
+		{Name: "open", InputSchema: `{"type":"object"}`, Op: &Operation{Method: "GET", Path: "/fast"}},
+	}}
+	call := func(t *testing.T, insecure bool, transport string, tool string) *mcp.CallToolResult {
+		srv, err := NewServer(def, Options{BaseURL: up.URL, InsecureNoAuth: insecure})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		var cs *mcp.ClientSession
+		for _, tr := range transports {
+			if tr.name == transport {
+				var closeFn func()
+				cs, closeFn = tr.connect(t, srv)
+				defer closeFn()
+			}
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := call(t, false, "http", "scoped"); !res.IsError || !strings.Contains(resultText(res), "items:read") || !strings.Contains(resultText(res), "[error kind: "+KindUnauthorized) {
+		t.Errorf("scoped tool over HTTP without auth: %s", resultText(res))
+	}
+	for _, c := range []struct {
+		insecure        bool
+		transport, tool string
+	}{{true, "http", "scoped"}, {false, "http", "open"}, {false, "stdio", "scoped"}} {
+		if res := call(t, c.insecure, c.transport, c.tool); res.IsError {
+			t.Errorf("%+v: %s", c, resultText(res))
+		}
+	}
+}
