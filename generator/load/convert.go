@@ -28,11 +28,11 @@ func (l *loader) convert(t *openapi3.T) *Document {
 		d.Title, d.Description, d.APIVersion = t.Info.Title, t.Info.Description, t.Info.Version
 	}
 	d.Servers = l.servers(t.Servers)
-	for _, tag := range t.Tags {
-		if tag != nil {
-			d.Tags[tag.Name] = tag.Description
-		}
+	d.TagDetails = tagDetails(t.Tags)
+	for _, tag := range d.TagDetails {
+		d.Tags[tag.Name] = firstNonEmpty(tag.Description, tag.Summary)
 	}
+	d.Self = extString(t.Extensions, "$self")
 	if t.Components != nil {
 		for name, ref := range t.Components.SecuritySchemes {
 			if ref != nil && ref.Value != nil {
@@ -114,4 +114,13 @@ func securityRequirements(reqs openapi3.SecurityRequirements) [][]string {
 		out = append(out, names)
 	}
 	return out
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

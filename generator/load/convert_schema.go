@@ -3,6 +3,7 @@ package load
 import (
 	"path"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -198,6 +199,9 @@ func (c *schemaConverter) body(v *openapi3.Schema) *Schema {
 		s.Default, s.HasDefault = v.Default, true
 	}
 	s.Examples = append([]any(nil), v.Examples...)
+	if m, ok := v.Extensions[examplesMarker]; ok {
+		s.Examples = append(exampleValues(m), s.Examples...)
+	}
 	if v.Example != nil {
 		s.Examples = append(s.Examples, v.Example)
 	}
@@ -271,7 +275,27 @@ func (c *schemaConverter) properties(s *Schema, v *openapi3.Schema) {
 	s.Properties = make(map[string]*Schema, len(v.Properties))
 	for _, k := range s.PropertyOrder {
 		s.Properties[k] = c.convert(v.Properties[k])
+		if markedRequired(v.Properties[k]) && !slices.Contains(s.Required, k) {
+			s.Required = append(s.Required, k)
+		}
 	}
+}
+
+// markedRequired reports a property repaired from "required: true" (see
+// tolerant.go); the marker sits beside a $ref or in the schema itself.
+func markedRequired(sr *openapi3.SchemaRef) bool {
+	if sr == nil {
+		return false
+	}
+	if b, _ := sr.Extensions[requiredMarker].(bool); b {
+		return true
+	}
+	b := false
+	if sr.Ref == "" && sr.Value != nil {
+		// Only inline: a $ref target may be shared by other properties.
+		b, _ = sr.Value.Extensions[requiredMarker].(bool)
+	}
+	return b
 }
 
 func (c *schemaConverter) list(refs openapi3.SchemaRefs) []*Schema {

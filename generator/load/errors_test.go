@@ -11,7 +11,7 @@ func TestLoadErrors(t *testing.T) {
 		want []string
 	}{
 		{"testdata/syntax.yaml", []string{
-			"testdata/syntax.yaml:8:18: invalid YAML: sequence end token ']' not found; fix the YAML syntax",
+			"testdata/syntax.yaml:8:18: invalid YAML: this '[' is never closed; add the closing ']'",
 		}},
 		{"testdata/dangling.yaml", []string{
 			`testdata/dangling.yaml:14:17: $ref "#/components/schemas/Missing" cannot be resolved: map key "Missing" not found; fix the reference or add what it points to`,
@@ -27,7 +27,7 @@ func TestLoadErrors(t *testing.T) {
 			`testdata/remote.yaml:14:17: remote $ref to https://example.com/schemas/pet.yaml is not allowed; download the file and refer to it by a relative path, or allow the host with --allow-remote-refs example.com`,
 		}},
 		{"testdata/version.yaml", []string{
-			`testdata/version.yaml:1:1: unsupported OpenAPI version "4.0.0"; convert the spec to OpenAPI 3.1, 3.0 or Swagger 2.0`,
+			`testdata/version.yaml:1:1: unsupported OpenAPI version "4.0.0"; convert the spec to OpenAPI 3.2, 3.1, 3.0 or Swagger 2.0`,
 		}},
 		{"testdata/missing.yaml", []string{
 			"testdata/missing.yaml: cannot read the spec: no such file or directory; check the file name and that it is readable",

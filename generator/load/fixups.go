@@ -43,15 +43,23 @@ func applyEdits(data []byte, edits []edit) []byte {
 // "items": {"x-oa2mcp-tuple": true, "allOf": [a, b]}, which openapi2 can
 // decode (it rejects an array there, and Swagger 2.0 has no anyOf). The
 // schema converter turns the marked allOf into anyOf (tupleToAnyOf).
-func fixTupleItems(data []byte) []byte {
+func (l *loader) fixTupleItems(key string, data []byte) []byte {
 	if !bytes.Contains(data, []byte(`"items": [`)) && !bytes.Contains(data, []byte(`"items":[`)) {
 		return data
 	}
 	hits := scanKeys(data, true, func(p []string) bool { return p[len(p)-1] == "items" })
 	var edits []edit
+	var li *lineIndex
 	for _, h := range hits {
 		if h.voff < len(data) && data[h.voff] == '[' && h.vend > h.voff && data[h.vend-1] == ']' && inSchemaContext(h.path) {
 			edits = append(edits, edit{off: h.voff, n: 1, text: `{"` + tupleMarker + `":true,"allOf":[`}, edit{off: h.vend - 1, n: 1, text: `]}`})
+			if li == nil {
+				li = newLineIndex(data)
+			}
+			line, col := li.pos(h.off)
+			l.probs.Warnf(Position{File: l.files.displayFile(key), Line: line, Column: col},
+				"read as items that match any of them (anyOf); give items a single schema",
+				`"items" is a list of schemas (the tuple form of later JSON Schema drafts), which Swagger 2.0 does not have`)
 		}
 	}
 	return applyEdits(data, edits)
@@ -74,24 +82,13 @@ func inSchemaContext(p []string) bool {
 // fixDescriptionRefs replaces `description: {$ref: file#/ptr}` (a
 // non-standard DigitalOcean idiom kin cannot decode into a string) by the
 // referenced text, or by an empty string when it cannot be read.
-func fixDescriptionRefs(key string, data []byte, isJSON bool) []byte {
-	if isJSON {
+func (l *loader) fixDescriptionRefs(key string, data []byte, isJSON bool) []byte {
+	pat := []byte("description:")
+	if isJSON || !bytes.Contains(data, pat) {
 		return data
 	}
 	var edits []edit
-	for _, k := range []string{"description", "properties"} {
-		edits = append(edits, keyRefEdits(key, data, k)...)
-	}
-	return applyEdits(data, edits)
-}
-
-// keyRefEdits finds every "<k>:" whose value is a lone $ref.
-func keyRefEdits(key string, data []byte, k string) []edit {
-	pat := []byte(k + ":")
-	if !bytes.Contains(data, pat) {
-		return nil
-	}
-	var edits []edit
+	var li *lineIndex
 	for i := 0; ; {
 		j := bytes.Index(data[i:], pat)
 		if j < 0 {
@@ -99,28 +96,36 @@ func keyRefEdits(key string, data []byte, k string) []edit {
 		}
 		at := i + j
 		i = at + len(pat)
-		if e, ok := keyRefEdit(key, data, at, k); ok {
-			edits = append(edits, e...)
+		e, ref, ok := descriptionRefEdit(key, data, at)
+		if !ok {
+			continue
 		}
+		edits = append(edits, e...)
+		if li == nil {
+			li = newLineIndex(data)
+		}
+		line, col := li.pos(at)
+		l.probs.Warnf(Position{File: l.files.displayFile(key), Line: line, Column: col},
+			"replaced by the text found there; write the text inline",
+			`"description" is a $ref to %s; OpenAPI wants text here`, ref)
 	}
-	return edits
+	return applyEdits(data, edits)
 }
 
-// keyRefEdit checks one "<k>:" occurrence at offset at. A description
-// becomes the referenced text; a properties map (DigitalOcean writes
-// "properties: {$ref: attributes.yml#/x}") becomes a flow mapping of one
-// $ref per referenced property, all on the same line.
-func keyRefEdit(key string, data []byte, at int, k string) ([]edit, bool) {
+// descriptionRefEdit checks one "description:" occurrence at offset at,
+// whose value may be a lone $ref on the next line; it becomes the
+// referenced text, and the $ref line a comment.
+func descriptionRefEdit(key string, data []byte, at int) ([]edit, string, bool) {
 	// These first checks reject almost every occurrence (Stripe has
 	// thousands of descriptions), so they work on bytes, allocating nothing.
 	lineStart := bytes.LastIndexByte(data[:at], '\n') + 1
 	if len(bytes.TrimLeft(data[lineStart:at], " -")) != 0 {
-		return nil, false
+		return nil, "", false
 	}
 	eol := bytes.IndexByte(data[at:], '\n')
-	klen := len(k) + 1
+	klen := len("description:")
 	if eol < 0 || len(bytes.TrimSpace(data[at+klen:at+eol])) != 0 {
-		return nil, false
+		return nil, "", false
 	}
 	next := at + eol + 1
 	nextEnd := bytes.IndexByte(data[next:], '\n')
@@ -131,27 +136,21 @@ func keyRefEdit(key string, data []byte, at int, k string) ([]edit, bool) {
 	body := strings.TrimLeft(line, " ")
 	indent := at - lineStart
 	if len(line)-len(body) <= indent || !strings.HasPrefix(body, "$ref:") {
-		return nil, false
+		return nil, "", false
 	}
 	if parentKey(data, lineStart, indent) == "properties" {
-		return nil, false // a property named "description"
+		return nil, "", false // a property named "description"
 	}
 	ref := yamlScalar(body[len("$ref:"):])
-	var repl string
-	if k == "description" {
-		quoted, _ := json.Marshal(readRefText(key, ref))
-		repl = string(quoted)
-	} else if repl = propertiesRefs(key, ref); repl == "" {
-		return nil, false
-	}
+	quoted, _ := json.Marshal(readRefText(key, ref))
 	eolOff := at + eol
 	if eolOff > 0 && data[eolOff-1] == '\r' {
 		eolOff--
 	}
 	return []edit{
-		{off: at + klen, n: eolOff - at - klen, text: " " + repl},
+		{off: at + klen, n: eolOff - at - klen, text: " " + string(quoted)},
 		{off: next, n: len(strings.TrimRight(line, "\r")), text: strings.Repeat(" ", len(line)-len(body)) + "# " + strings.TrimRight(body, "\r")},
-	}, true
+	}, ref, true
 }
 
 // parentKey returns the key of the closest preceding line indented less
@@ -204,32 +203,6 @@ func readRefValue(key, ref string) any {
 func readRefText(key, ref string) string {
 	s, _ := readRefValue(key, ref).(string)
 	return s
-}
-
-// propertiesRefs renders a properties map $ref as a one-line flow mapping
-// of per-property $refs; "" when the target is not a mapping.
-func propertiesRefs(key, ref string) string {
-	m, ok := readRefValue(key, ref).(map[string]any)
-	if !ok || len(m) == 0 {
-		return ""
-	}
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	base := ref
-	if !strings.Contains(base, "#") {
-		base += "#"
-	}
-	base = strings.TrimSuffix(base, "/")
-	parts := make([]string, len(names))
-	for i, n := range names {
-		kq, _ := json.Marshal(n)
-		rq, _ := json.Marshal(base + "/" + escapePointer(n))
-		parts[i] = string(kq) + `: {"$ref": ` + string(rq) + "}"
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 func unescapePointer(tok string) string {
@@ -313,17 +286,17 @@ func refValueEdit(data []byte, h keyHit, target []string, isJSON bool) edit {
 	for i, t := range target {
 		toks[i] = escapePointer(t)
 	}
-	ptr := "#/" + strings.Join(toks, "/")
+	return refStringEdit(data, h, "#/"+strings.Join(toks, "/"), isJSON)
+}
+
+// refStringEdit replaces the $ref value of hit h with ref.
+func refStringEdit(data []byte, h keyHit, ref string, isJSON bool) edit {
 	if isJSON || h.vend > h.voff {
 		// The scanner read the whole value (JSON, or a YAML flow mapping,
 		// where the line goes on past it); a JSON string is valid YAML.
-		q, _ := json.Marshal(ptr)
+		q, _ := json.Marshal(ref)
 		return edit{off: h.voff, n: h.vend - h.voff, text: string(q)}
 	}
-	end := bytes.IndexByte(data[h.voff:], '\n')
-	if end < 0 {
-		end = len(data) - h.voff
-	}
-	val := strings.TrimRight(string(data[h.voff:h.voff+end]), "\r")
-	return edit{off: h.voff, n: len(val), text: "'" + strings.ReplaceAll(ptr, "'", "''") + "'"}
+	val := valueOnLine(data, h.voff)
+	return edit{off: h.voff, n: len(val), text: "'" + strings.ReplaceAll(ref, "'", "''") + "'"}
 }

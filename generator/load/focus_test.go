@@ -47,7 +47,12 @@ func findParam(o *Operation, name, in string) *Parameter {
 }
 
 func TestSlackTupleItems(t *testing.T) {
-	d, _ := loadOK(t, corpus(t, "slack-web-2.0.json"))
+	d, probs := loadOK(t, corpus(t, "slack-web-2.0.json"))
+	// Each tuple is a repair, reported where it is written.
+	w := probs.Warnings()
+	if len(w) != 28 || posText(w[0].Pos) != "slack-web-2.0.json:256:21" || !strings.Contains(w[0].Message, "tuple form") {
+		t.Errorf("%d warnings, first %v", len(w), w[0])
+	}
 	conv, ok := d.Schemas["objs_conversation"]
 	if !ok {
 		t.Fatal("objs_conversation not reached")
@@ -81,7 +86,29 @@ func TestIDRefs(t *testing.T) {
 }
 
 func TestDigitalOceanOperationRefs(t *testing.T) {
-	d, _ := loadOK(t, corpus(t, "digitalocean-3.0/DigitalOcean-public.v2.yaml"))
+	d, probs := loadOK(t, corpus(t, "digitalocean-3.0/DigitalOcean-public.v2.yaml"))
+	// Two tag descriptions and six properties objects are $refs; each
+	// repair is a warning at the key.
+	var got []string
+	for _, p := range probs.Warnings() {
+		got = append(got, posText(p.Pos)+" "+p.Message[:strings.Index(p.Message, " is a $ref")])
+	}
+	want := []string{
+		`DigitalOcean-public.v2.yaml:24:5 "description"`, `DigitalOcean-public.v2.yaml:632:5 "description"`,
+		`loadBalancers_add_droplets.yml:29:9 "properties"`, `loadBalancers_remove_droplets.yml:26:9 "properties"`,
+		`load_balancer.yml:17:3 "properties"`, `load_balancer.yml:21:3 "properties"`,
+		`load_balancer_create.yml:5:7 "properties"`, `load_balancer_create.yml:22:7 "properties"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("warnings:\n got %q\nwant %q", got, want)
+	}
+	if w := probs.Warnings()[0].String(); !strings.HasSuffix(w, `:24:5: warning: "description" is a $ref to description.yml#/introduction; OpenAPI wants text here; replaced by the text found there; write the text inline`) {
+		t.Errorf("first warning = %s", w)
+	}
+	lb := d.Schemas["load_balancer"]
+	if lb == nil || len(lb.AllOf) != 4 || lb.AllOf[2].Properties["droplet_ids"] == nil || lb.AllOf[3].Properties["tag"] == nil {
+		t.Errorf("load_balancer properties $ref not expanded: %+v", lb)
+	}
 	o := findOp(t, d, "GET", "/v2/1-clicks")
 	if o.ID != "oneClicks_list" || len(o.Responses) == 0 || findParam(o, "type", "query") == nil {
 		t.Fatalf("1-clicks operation not resolved: %+v", o)

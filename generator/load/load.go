@@ -69,8 +69,10 @@ type loader struct {
 	// opFiles maps each operation read from an operation $ref to its file
 	// (URL key); see opref.go.
 	opFiles map[*openapi3.Operation]string
-	// posReqs are the positions the conversion waits for; see positions3.go.
+	// posReqs are the positions the conversion waits for, pending the
+	// warnings placed at some of them; see positions3.go.
 	posReqs []posRequest
+	pending []*pendingWarning
 }
 
 func newLoader(ctx context.Context, path string, opts Options) *loader {

@@ -12,16 +12,21 @@ import "github.com/oa2mcp/oa2mcp/generator/diag"
 type Document struct {
 	// File is the entry file as given by the caller.
 	File string
-	// Version is the input's own version string, e.g. "2.0", "3.0.4", "3.1.0".
+	// Version is the input's own version string, e.g. "2.0", "3.0.4",
+	// "3.1.0", "3.2.0".
 	Version string
-	Title   string
+	// Self is the OpenAPI 3.2 $self of the entry document, its base URI;
+	// empty when not given.
+	Self  string
+	Title string
 	// Description is info.description, Markdown as written in the spec.
 	Description string
 	APIVersion  string
 	// Servers are the server URLs with variables substituted by their defaults.
 	Servers []string
 	// Operations are sorted by path, then by method in the order
-	// GET, PUT, POST, DELETE, OPTIONS, HEAD, PATCH, TRACE.
+	// GET, PUT, POST, DELETE, OPTIONS, HEAD, PATCH, TRACE, QUERY, then
+	// OpenAPI 3.2 additional operations sorted by method.
 	Operations []*Operation
 	// SecuritySchemes are keyed by their name in components.securitySchemes.
 	SecuritySchemes map[string]*SecurityScheme
@@ -32,8 +37,12 @@ type Document struct {
 	// Schema.Ref. Names are unique; they come from the last segment of the
 	// original $ref and are deduplicated with numeric suffixes.
 	Schemas map[string]*Schema
-	// Tags maps tag names to their descriptions.
+	// Tags maps tag names to their descriptions (a tag's summary when it
+	// has no description).
 	Tags map[string]string
+	// TagDetails lists the declared tags in document order, with the
+	// OpenAPI 3.2 fields.
+	TagDetails []*Tag
 	// Extensions holds the document-level x-oa2mcp-* extensions, decoded
 	// from JSON, keyed without the "x-oa2mcp-" prefix.
 	Extensions map[string]any
@@ -43,7 +52,9 @@ type Document struct {
 type Operation struct {
 	// ID is the operationId as written; empty when the spec has none.
 	ID string
-	// Method is upper case: GET, POST, ...
+	// Method is upper case for the fixed methods (GET, POST, ..., QUERY);
+	// an OpenAPI 3.2 additional operation keeps the spelling of its key,
+	// since HTTP methods are case-sensitive ("COPY", "PURGE").
 	Method string
 	// Path is the path template with any "#fragment" suffix removed.
 	Path string
@@ -88,12 +99,17 @@ type Parameter struct {
 type RequestBody struct {
 	Description string
 	Required    bool
-	// MediaType is the chosen media type: JSON first, then
-	// x-www-form-urlencoded, then multipart/form-data, then anything else.
+	// MediaType is the chosen media type: application/json first, then
+	// any other JSON type (+json), x-www-form-urlencoded,
+	// multipart/form-data, a sequential type with an item schema, then
+	// anything else.
 	MediaType string
 	// MediaTypes lists every media type the spec offers, sorted.
 	MediaTypes []string
 	Schema     *Schema
+	// Sequential is true when the body is a sequence of items (an
+	// OpenAPI 3.2 itemSchema): Schema is then an array of those items.
+	Sequential bool
 	Pos        Position
 }
 
@@ -101,9 +117,24 @@ type RequestBody struct {
 type Response struct {
 	Status      string
 	Description string
-	// MediaType is the preferred JSON-like media type, or the first one.
+	// MediaType is the preferred media type: application/json, then any
+	// other JSON type (+json), then a sequential one with an item schema,
+	// then the first in sorted order.
 	MediaType string
 	Schema    *Schema
+	// Sequential is true when the body is a sequence of items (an OpenAPI
+	// 3.2 itemSchema, as for JSON Lines or server-sent events): Schema is
+	// then an array of those items.
+	Sequential bool
+}
+
+// Tag is one declared tag.
+type Tag struct {
+	Name        string
+	Summary     string // OpenAPI 3.2: a short label
+	Description string
+	Parent      string // OpenAPI 3.2: the name of the tag this one nests under
+	Kind        string // OpenAPI 3.2: e.g. "nav", "badge", "audience"
 }
 
 // SecurityScheme is a components.securitySchemes entry.

@@ -8,8 +8,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// methodOrder is the order of operations within one path.
-var methodOrder = [...]string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
+// methodOrder is the order of operations within one path; QUERY and then
+// OpenAPI 3.2 additional operations (sorted) come after these.
+var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
 
 // operations converts every operation, sorted by path then method.
 func (l *loader) operations(t *openapi3.T, sc *schemaConverter) []*Operation {
@@ -30,10 +31,12 @@ func (l *loader) operations(t *openapi3.T, sc *schemaConverter) []*Operation {
 		if item == nil {
 			continue
 		}
-		for _, m := range methodOrder {
-			if op := item.GetOperation(m); op != nil {
-				ops = append(ops, l.operation(raw, m, item, op, sc))
-			}
+		var itemAt nodeRef
+		if !l.swagger {
+			itemAt = l.itemNode(raw, item)
+		}
+		for _, po := range l.itemOperations(item, itemAt, true) {
+			ops = append(ops, l.operation(raw, po, item, itemAt, sc))
 		}
 	}
 	sort.SliceStable(ops, func(i, j int) bool {
@@ -46,12 +49,12 @@ func (l *loader) operations(t *openapi3.T, sc *schemaConverter) []*Operation {
 }
 
 func methodRank(m string) int {
-	for i, x := range methodOrder {
+	for i, x := range fixedMethods {
 		if x == m {
 			return i
 		}
 	}
-	return len(methodOrder)
+	return len(fixedMethods)
 }
 
 // stripFragment drops a "#fragment" suffix some specs (Box) use to make
@@ -63,10 +66,11 @@ func stripFragment(p string) string {
 	return p
 }
 
-func (l *loader) operation(raw, method string, item *openapi3.PathItem, op *openapi3.Operation, sc *schemaConverter) *Operation {
+func (l *loader) operation(raw string, po pathOp, item *openapi3.PathItem, itemAt nodeRef, sc *schemaConverter) *Operation {
+	op := po.op
 	o := &Operation{
 		ID:          op.OperationID,
-		Method:      method,
+		Method:      po.method,
 		Path:        stripFragment(raw),
 		RawPath:     raw,
 		Summary:     op.Summary,
@@ -75,7 +79,7 @@ func (l *loader) operation(raw, method string, item *openapi3.PathItem, op *open
 		Deprecated:  op.Deprecated,
 		Extensions:  oa2mcpExtensions(op.Extensions),
 	}
-	itemAt, opAt := l.opPos(o, item, op)
+	opAt := l.opPos(o, po, itemAt)
 	if op.Security != nil {
 		o.Security = securityRequirements(*op.Security)
 	}
@@ -87,24 +91,26 @@ func (l *loader) operation(raw, method string, item *openapi3.PathItem, op *open
 	return o
 }
 
-// opPos places the operation and returns where its path item and itself
-// are written, for OpenAPI 3 (Swagger 2.0 positions come from v2pos).
-func (l *loader) opPos(o *Operation, item *openapi3.PathItem, op *openapi3.Operation) (itemAt, opAt nodeRef) {
+// opPos places the operation and returns where it is written, for
+// OpenAPI 3 (Swagger 2.0 positions come from v2pos).
+func (l *loader) opPos(o *Operation, po pathOp, itemAt nodeRef) nodeRef {
 	if l.swagger {
 		if o.Pos = l.v2pos[v2Key{o.RawPath, o.Method, ""}]; o.Pos.File == "" {
 			o.Pos = Position{File: l.path}
 		}
-		return nodeRef{}, nodeRef{}
+		return nodeRef{}
 	}
-	itemAt = l.itemNode(o.RawPath, item)
-	if file, ok := l.opFiles[op]; ok {
+	if file, ok := l.opFiles[po.op]; ok {
 		// An operation $ref: the operation is the whole file.
 		o.Pos = Position{File: l.files.displayFile(file), Line: 1, Column: 1}
-		return itemAt, nodeRef{file: file}
+		return nodeRef{file: file}
 	}
-	opAt = itemAt.child(strings.ToLower(o.Method))
+	opAt := itemAt
+	for _, k := range po.keys {
+		opAt = opAt.child(k)
+	}
 	l.askPos(&o.Pos, nil, opAt)
-	return itemAt, opAt
+	return opAt
 }
 
 // paramList is a parameters list and where it is written.
@@ -126,7 +132,7 @@ func (l *loader) parameters(o *Operation, item, op paramList, sc *schemaConverte
 	var out []*Parameter
 	for i, p := range item.params {
 		if p != nil && p.Value != nil && !overridden[key{p.Value.Name, p.Value.In}] {
-			out = append(out, l.parameter(o, p, item.at.child(strconv.Itoa(i)), sc))
+			out = append(out, l.parameterList(o, p, item.at.child(strconv.Itoa(i)), sc)...)
 		}
 	}
 	seen := map[key]bool{}
@@ -135,9 +141,18 @@ func (l *loader) parameters(o *Operation, item, op paramList, sc *schemaConverte
 			continue
 		}
 		seen[key{p.Value.Name, p.Value.In}] = true
-		out = append(out, l.parameter(o, p, op.at.child(strconv.Itoa(i)), sc))
+		out = append(out, l.parameterList(o, p, op.at.child(strconv.Itoa(i)), sc)...)
 	}
 	return out
+}
+
+// parameterList converts one declared parameter into the parameters it
+// stands for: itself, or for "in: querystring" one per property.
+func (l *loader) parameterList(o *Operation, ref *openapi3.ParameterRef, at nodeRef, sc *schemaConverter) []*Parameter {
+	if ref.Value.In == "querystring" {
+		return l.querystringParams(o, ref, at, sc)
+	}
+	return []*Parameter{l.parameter(o, ref, at, sc)}
 }
 
 // parameter converts one parameter written at the node at.
@@ -156,8 +171,7 @@ func (l *loader) parameter(o *Operation, ref *openapi3.ParameterRef, at nodeRef,
 	case p.Schema != nil:
 		out.Schema = sc.convert(p.Schema)
 	case len(p.Content) > 0:
-		mt := chooseMediaType(p.Content, false)
-		out.Schema = sc.convert(p.Content[mt].Schema)
+		out.Schema, _ = mediaSchema(p.Content[chooseMediaType(p.Content, false)], sc)
 	}
 	if out.Style == "" {
 		out.Style = "form"
@@ -210,34 +224,46 @@ func (l *loader) requestBody(o *Operation, ref *openapi3.RequestBodyRef, at node
 	sort.Strings(out.MediaTypes)
 	if len(b.Content) > 0 {
 		out.MediaType = chooseMediaType(b.Content, true)
-		if m := b.Content[out.MediaType]; m != nil {
-			out.Schema = sc.convert(m.Schema)
-		}
+		out.Schema, out.Sequential = mediaSchema(b.Content[out.MediaType], sc)
 	}
 	return out
 }
 
-// isJSONMedia reports application/json and any +json type.
-func isJSONMedia(mt string) bool {
+// mediaBase is a media type without parameters, in lower case.
+func mediaBase(mt string) string {
 	base, _, _ := strings.Cut(strings.ToLower(mt), ";")
-	base = strings.TrimSpace(base)
-	return base == "application/json" || strings.HasSuffix(base, "+json")
+	return strings.TrimSpace(base)
 }
 
-// chooseMediaType picks JSON first, then (for bodies) form-urlencoded, then
-// multipart, then the first in sorted order.
+// isJSONMedia reports application/json, text/json and any +json type
+// (geo+json, ld+json, problem+json, vnd.*+json).
+func isJSONMedia(mt string) bool {
+	base := mediaBase(mt)
+	return base == "application/json" || base == "text/json" || strings.HasSuffix(base, "+json")
+}
+
+// chooseMediaType picks application/json, then any other JSON type, then
+// (for bodies) form-urlencoded, then multipart, then a sequential type
+// with an item schema, then the first in sorted order.
 func chooseMediaType(content openapi3.Content, body bool) string {
 	keys := make([]string, 0, len(content))
 	for k := range content {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	prefs := []func(string) bool{isJSONMedia}
+	prefs := []func(string) bool{
+		func(s string) bool { return mediaBase(s) == "application/json" },
+		isJSONMedia,
+	}
 	if body {
 		prefs = append(prefs,
-			func(s string) bool { return strings.HasPrefix(strings.ToLower(s), "application/x-www-form-urlencoded") },
-			func(s string) bool { return strings.HasPrefix(strings.ToLower(s), "multipart/form-data") })
+			func(s string) bool { return mediaBase(s) == "application/x-www-form-urlencoded" },
+			func(s string) bool { return mediaBase(s) == "multipart/form-data" })
 	}
+	prefs = append(prefs, func(s string) bool {
+		m := content[s]
+		return sequentialMedia(s) && m != nil && m.Schema == nil && m.ItemSchema != nil
+	})
 	for _, pref := range prefs {
 		for _, k := range keys {
 			if pref(k) {
@@ -273,9 +299,7 @@ func responses(rs *openapi3.Responses, sc *schemaConverter) []*Response {
 		}
 		if len(ref.Value.Content) > 0 {
 			r.MediaType = chooseMediaType(ref.Value.Content, false)
-			if mt := ref.Value.Content[r.MediaType]; mt != nil {
-				r.Schema = sc.convert(mt.Schema)
-			}
+			r.Schema, r.Sequential = mediaSchema(ref.Value.Content[r.MediaType], sc)
 		}
 		out = append(out, r)
 	}

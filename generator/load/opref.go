@@ -35,10 +35,10 @@ func (l *loader) resolveOperationRefs(kl *openapi3.Loader, t *openapi3.T) error 
 		if item == nil {
 			continue
 		}
-		for _, m := range methodOrder {
-			op := item.GetOperation(m)
-			if op == nil {
-				continue
+		for _, po := range l.itemOperations(item, nodeRef{}, false) {
+			op, m := po.op, po.method
+			if len(po.keys) > 1 {
+				m = po.keys[1] // kin files custom methods under the key as written
 			}
 			ref, ok := op.Extensions["$ref"].(string)
 			if !ok || op.OperationID != "" || op.Responses != nil && op.Responses.Len() > 0 {

@@ -3,24 +3,30 @@ package load
 import "strings"
 
 // installFixups applies the raw-text fix-ups to the entry and arranges for
-// every further file to get the same when kin first reads it.
+// every further file to get the same when kin first reads it. Each file is
+// fixed once: the file set keeps the result, so warnings are not repeated
+// when a load is retried.
 func (l *loader) installFixups(entry []byte) {
-	if l.swagger {
-		if looksJSON(entry) {
-			entry = fixTupleItems(entry)
-		}
-		l.files.setEntry(entry)
-		return
-	}
+	entryKey := l.files.entryURL().String()
 	fix := func(key string, b []byte) []byte {
 		isJSON := looksJSON(b)
-		b = fixDescriptionRefs(key, b, isJSON)
-		if strings.HasPrefix(l.version, "3.1") {
+		if l.swagger {
+			if isJSON && key == entryKey {
+				b = l.fixTupleItems(key, b)
+			}
+			return l.repairSchemaDefects(key, b, isJSON)
+		}
+		b = l.fixDescriptionRefs(key, b, isJSON)
+		b = l.repairSchemaDefects(key, b, isJSON)
+		if atLeast31(l.version) {
 			b = fixIDRefs(b, isJSON)
 		}
-		return b
+		if key == entryKey {
+			b = fixSelfRefs(b, isJSON)
+		}
+		return fixMediaTypeRefs(key, b, isJSON)
 	}
-	l.files.setEntry(fix(l.files.entryURL().String(), entry))
+	l.files.setEntry(fix(entryKey, entry))
 	l.files.fixups = fix
 }
 

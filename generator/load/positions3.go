@@ -1,6 +1,7 @@
 package load
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 )
@@ -36,6 +37,20 @@ type posRequest struct {
 	// fallback is read when nothing is found, after earlier requests are
 	// filled in: a parameter falls back to its operation's position.
 	fallback *Position
+}
+
+// pendingWarning is a warning waiting for resolvePositions to place it.
+type pendingWarning struct {
+	pos      Position
+	fix, msg string
+}
+
+// warnAt reports a warning at the node at once positions are resolved:
+// the converter finds most problems before it knows where they are.
+func (l *loader) warnAt(at nodeRef, fix, format string, args ...any) {
+	w := &pendingWarning{fix: fix, msg: fmt.Sprintf(format, args...)}
+	l.askPos(&w.pos, nil, at)
+	l.pending = append(l.pending, w)
 }
 
 // askPos queues a request; nodes with an empty file are skipped.
@@ -91,6 +106,10 @@ func (l *loader) resolvePositions() {
 		*r.dst = l.answer(r, found)
 	}
 	l.posReqs = nil
+	for _, w := range l.pending {
+		l.probs.Warnf(w.pos, w.fix, "%s", w.msg)
+	}
+	l.pending = nil
 }
 
 func (l *loader) answer(r posRequest, found map[string]*filePositions) Position {

@@ -2,7 +2,6 @@ package load
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -10,10 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/goccy/go-yaml/parser"
-
-	"github.com/oa2mcp/oa2mcp/generator/diag"
 )
 
 // Error handling for a failed kin-openapi load. kin stops at the first
@@ -47,7 +42,7 @@ func (l *loader) repair(err error) bool {
 	}
 	if m := quotedRefRe.FindStringSubmatch(err.Error()); m != nil {
 		ref, _ := strconv.Unquote(`"` + m[1] + `"`)
-		cause := shortCause(err.Error())
+		cause := scrubGoTypes(shortCause(err.Error()))
 		if strings.Contains(cause, ref) {
 			cause = "nothing in the document is at that location"
 		}
@@ -61,7 +56,7 @@ func (l *loader) repair(err error) bool {
 			return false
 		}
 	}
-	l.probs.Errorf(Position{File: l.path}, "fix the spec so that it loads", "cannot load the spec: %v", err)
+	l.probs.Errorf(Position{File: l.path}, "fix the spec so that it loads", "cannot load the spec: %s", scrubGoTypes(err.Error()))
 	return false
 }
 
@@ -171,7 +166,8 @@ func (l *loader) blankRefs(match func(fileKey, value string) bool, report func(P
 	return n
 }
 
-// reportParse turns a decode failure into positioned problems.
+// reportParse turns a decode failure into positioned problems, in the
+// words of the document (see decode_errors.go).
 func (l *loader) reportParse(fileKey string, err error) {
 	display := l.files.displayFile(fileKey)
 	data := l.files.data[fileKey]
@@ -181,50 +177,29 @@ func (l *loader) reportParse(fileKey string, err error) {
 	}
 	msg := err.Error()
 	if ms := yamlLineRe.FindAllStringSubmatch(msg, -1); ms != nil {
-		for _, m := range ms {
+		found := make([]decodeProblem, len(ms))
+		set := newPathSet()
+		for i, m := range ms {
+			found[i] = describeDecodeError(m[3])
+			if toks := pointerTokens(found[i].pointer); len(toks) > 0 {
+				set.add(toks)
+			}
+		}
+		// One scan places them all: a broken file may have thousands.
+		fp := l.scanPositions(fileKey, set)
+		for i, m := range ms {
 			line, _ := strconv.Atoi(m[1])
 			col, _ := strconv.Atoi(m[2])
-			l.probs.Errorf(Position{File: display, Line: line, Column: col}, "fix this value so that it has the type OpenAPI expects", "%s", strings.TrimSpace(m[3]))
+			pos := Position{File: display, Line: line, Column: col}
+			if toks := pointerTokens(found[i].pointer); len(toks) > 0 {
+				if p, ok := fp.exact[joinPath(toks)]; ok {
+					pos = p
+				}
+			}
+			l.probs.Errorf(pos, found[i].fix, "%s", found[i].msg)
 		}
 		return
 	}
-	l.probs.Errorf(Position{File: display}, "fix the file so that it is valid OpenAPI", "cannot decode the spec: %s", msg)
+	d := describeDecodeError(shortCause(msg))
+	l.probs.Errorf(Position{File: display}, "fix the file so that it is valid OpenAPI", "cannot decode the spec: %s", d.msg)
 }
-
-// syntaxProblem checks data for JSON or YAML syntax errors and returns the
-// first one with its position.
-func syntaxProblem(file string, data []byte) (diag.Problem, bool) {
-	if looksJSON(data) {
-		var v any
-		dec := json.NewDecoder(bytes.NewReader(data))
-		err := dec.Decode(&v)
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			line, col := lineCol(data, int(se.Offset))
-			return problemAt(Position{File: file, Line: line, Column: col}, "invalid JSON: "+se.Error(), "fix the JSON syntax"), true
-		}
-		if err == nil {
-			return diag.Problem{}, false
-		}
-		// Not JSON after all (YAML flow mapping, say): fall through.
-	}
-	_, err := parser.ParseBytes(data, 0)
-	if err == nil {
-		return diag.Problem{}, false
-	}
-	type tokenError interface {
-		GetMessage() string
-	}
-	var te tokenError
-	if !errors.As(err, &te) {
-		return problemAt(Position{File: file}, "invalid YAML: "+err.Error(), "fix the YAML syntax"), true
-	}
-	pos := Position{File: file}
-	if m := goccyPosRe.FindStringSubmatch(err.Error()); m != nil {
-		pos.Line, _ = strconv.Atoi(m[1])
-		pos.Column, _ = strconv.Atoi(m[2])
-	}
-	return problemAt(pos, "invalid YAML: "+te.GetMessage(), "fix the YAML syntax"), true
-}
-
-var goccyPosRe = regexp.MustCompile(`^\[(\d+):(\d+)\]`)

@@ -41,14 +41,31 @@ func (l *loader) sniffVersion(data []byte) (versionInfo, bool) {
 	switch {
 	case info.version == "2.0":
 		info.swagger = true
-	case strings.HasPrefix(info.version, "3.0.") || info.version == "3.0",
-		strings.HasPrefix(info.version, "3.1.") || info.version == "3.1":
+	case minorVersion(info.version) != "":
 	default:
-		l.probs.Errorf(info.pos, "convert the spec to OpenAPI 3.1, 3.0 or Swagger 2.0",
+		l.probs.Errorf(info.pos, "convert the spec to OpenAPI 3.2, 3.1, 3.0 or Swagger 2.0",
 			"unsupported OpenAPI version %q", info.version)
 		return info, false
 	}
 	return info, true
+}
+
+// minorVersion is "3.0", "3.1" or "3.2" for a supported OpenAPI 3 version
+// string ("3.1", "3.1.0", "3.2.1"), else "".
+func minorVersion(v string) string {
+	for _, m := range []string{"3.0", "3.1", "3.2"} {
+		if v == m || strings.HasPrefix(v, m+".") {
+			return m
+		}
+	}
+	return ""
+}
+
+// atLeast31 reports whether an OpenAPI 3 version is 3.1 or later, where
+// schemas are JSON Schema 2020-12 ($id, $anchor).
+func atLeast31(v string) bool {
+	m := minorVersion(v)
+	return m == "3.1" || m == "3.2"
 }
 
 func looksJSON(data []byte) bool {
