@@ -6,6 +6,9 @@
 package generator
 
 import (
+	"context"
+
+	"github.com/oa2mcp/oa2mcp/generator/cases"
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/emit"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
@@ -31,6 +34,15 @@ type Result struct {
 // with the problems; warnings may accompany a good result.
 func Generate(doc *load.Document, cfg Config) (*Result, diag.List) {
 	srv, problems := mapping.Build(doc, cfg)
+	if problems.HasErrors() {
+		return nil, problems
+	}
+	// Every tool must be callable as generated: the call cases are built
+	// and the success cases run through the runtime before any file is.
+	problems = append(problems, cases.Build(srv)...)
+	if !problems.HasErrors() {
+		problems = append(problems, cases.Prove(context.Background(), srv)...)
+	}
 	if problems.HasErrors() {
 		return nil, problems
 	}

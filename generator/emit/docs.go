@@ -37,6 +37,9 @@ type docData struct {
 	StdioEntry                   map[string]any
 	ProjectConfig, DesktopConfig any
 	VSCodeConfig, CursorConfig   any
+
+	// Discovery describes the discovery tools; nil without discovery.
+	Discovery *docDiscovery
 }
 
 type docCredential struct{ Env, Meaning string }
@@ -63,6 +66,7 @@ func newDocData(srv *ir.Server) *docData {
 		EnvPrefix: srv.EnvPrefix, BaseURLEnv: srv.EnvPrefix + "_BASE_URL", DefaultBaseURL: srv.DefaultBaseURL, ExampleBaseURL: srv.DefaultBaseURL,
 		Tools: srv.Tools, CallTests: !srv.NoCallTests,
 	}
+	d.Discovery = discoveryDoc(srv)
 	if d.ExampleBaseURL == "" || !strings.Contains(d.ExampleBaseURL, "://") {
 		d.ExampleBaseURL = "https://api.example.com"
 	}

@@ -4,6 +4,8 @@
 //
 //	oa2mcp_server.go          package doc, version guard, New, Main and the server definition
 //	oa2mcp_tools.go, _2, ...  one variable per tool (at most toolsPerFile each)
+//	oa2mcp_operations*.go     discovery mode: one variable per discoverable operation
+//	oa2mcp_index.go           discovery mode: the search index
 //	cmd/NAME/main.go          a one-line main over Main
 //	oa2mcp_calls_test.go      call cases per tool (unless NoCallTests)
 //	README.md, .mcp.json      docs and client config, from templates/
@@ -61,9 +63,18 @@ func Emit(srv *ir.Server) (map[string][]byte, error) {
 		}
 		jobs = append(jobs, renderJob{name, tf})
 	}
+	dj, err := discoveryJobs(srv)
+	if err != nil {
+		return nil, err
+	}
+	jobs = append(jobs, dj...)
 	jobs = append(jobs, renderJob{path.Join("cmd", srv.Name, "main.go"), mainFile(srv)})
 	if !srv.NoCallTests {
-		jobs = append(jobs, renderJob{CallTestsFile, callTestsFile(srv)})
+		ct, err := callTestsFile(srv)
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, renderJob{CallTestsFile, ct})
 	}
 	files, err := renderAll(jobs)
 	if err != nil {

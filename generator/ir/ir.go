@@ -9,7 +9,11 @@
 // output package) sits beside them here.
 package ir
 
-import "github.com/oa2mcp/oa2mcp/runtime"
+import (
+	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
+)
 
 // The runtime's definition types, under the names the generator uses.
 type (
@@ -79,9 +83,26 @@ type Server struct {
 	Redis bool
 	// NoCallTests leaves out oa2mcp_calls_test.go.
 	NoCallTests bool
-	// CallCases are the generated call cases per tool, for the call
-	// tests; nil with NoCallTests.
-	CallCases []ToolCases
+	// CallCases are the generated call cases (generator/cases), which
+	// oa2mcp_calls_test.go runs; UpstreamResponses are the fake
+	// upstream's answers, by "METHOD /path".
+	CallCases         []oa2mcptest.Case
+	UpstreamResponses map[string]oa2mcptest.Response
+	// Responses describe, by "METHOD /path", what each operation the
+	// tools call answers, as the spec declares it: the call cases
+	// synthesise upstream responses from it.
+	Responses map[string]OperationResponses
+}
+
+// OperationResponses is what one operation answers, per the spec.
+type OperationResponses struct {
+	// Status is the first 2xx status; MediaType its media type.
+	Status    int
+	MediaType string
+	// Schema is the JSON Schema of the success body; "" when none.
+	Schema string
+	// Errors are the declared 4xx and 5xx statuses, sorted.
+	Errors []int
 }
 
 // Tool is one MCP tool.
@@ -92,6 +113,9 @@ type Tool struct {
 	GoName string
 	// Doc is the Go doc comment text (without "//"), one line per entry.
 	Doc []string
+	// Pos locates the tool's source (its override entry, else its
+	// operation) for problems found after mapping.
+	Pos diag.Position
 }
 
 // Method is the HTTP method of a one-operation tool, "" for others.
@@ -100,35 +124,4 @@ func (t *Tool) Method() string {
 		return ""
 	}
 	return t.Op.Method
-}
-
-// ToolCases are the call cases of one tool: arguments and, per upstream
-// operation, a response the fake upstream of the tests serves.
-type ToolCases struct {
-	// Tool names the tool.
-	Tool string
-	// Cases run in order; each is one tools/call.
-	Cases []CallCase
-}
-
-// CallCase is one generated tools/call and what it must produce.
-type CallCase struct {
-	// Name says what the case checks: "normal", "boundary",
-	// "action by_status", "invalid: ...", "upstream 404", ...
-	Name string
-	// Args are the arguments as JSON.
-	Args string
-	// Fault, when set, makes the fake upstream answer every request with
-	// this fault ("status:404", "timeout", "reset", "malformed",
-	// "oversized").
-	Fault string
-	// WantError and WantKind: the result must be an error of this kind,
-	// or (WantError false) a success matching the tool's output schema.
-	WantError bool
-	WantKind  string
-	// WantUpstream: the call must reach the upstream (false: it must be
-	// refused before any upstream request).
-	WantUpstream bool
-	// WantText lists phrases the result's text must contain.
-	WantText []string
 }

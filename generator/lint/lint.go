@@ -47,6 +47,11 @@ type Finding struct {
 	Param   string `json:"param,omitempty"`
 	Message string `json:"message"`
 	Fix     string `json:"fix"`
+	// File, Line and Column locate the override file entry or spec
+	// operation the finding concerns (see Locate); empty until located.
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
 }
 
 // Config holds the thresholds of the rules; the zero value of a field
@@ -97,7 +102,8 @@ type Report struct {
 	Server  string `json:"server"`
 	Tools   int    `json:"tools"`
 	// ListTokens estimates the tokens of tools/list: bytes/4 of the JSON
-	// of every tool (name, title, description, inputSchema, annotations).
+	// of every tool (name, title, description, inputSchema, outputSchema,
+	// annotations).
 	ListTokens int `json:"listTokens"`
 	// Counts has one entry per severity, always all three.
 	Counts   map[Severity]int `json:"counts"`
@@ -162,31 +168,49 @@ func sortFindings(fs []Finding) {
 
 // listedTool is the JSON a client receives for one tool in tools/list.
 type listedTool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"inputSchema"`
-	Annotations map[string]any  `json:"annotations"`
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  map[string]any  `json:"annotations"`
 }
 
 // ListTokens estimates the tokens a model reads for srv's tools/list:
 // the bytes of the compact JSON of all tools divided by four.
 func ListTokens(srv *ir.Server) int {
-	tools := make([]listedTool, 0, len(srv.Tools))
-	for _, t := range srv.Tools {
-		schema := json.RawMessage(t.InputSchema)
-		if !json.Valid(schema) {
-			schema = json.RawMessage(`{}`)
-		}
-		tools = append(tools, listedTool{
-			Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: schema,
+	return ListBytes(srv.Tools) / 4
+}
+
+// ListBytes is the size of the compact JSON of tools as a client receives
+// them in tools/list: name, title, description, inputSchema, outputSchema
+// and annotations. The output schema counts: clients pass it on to the
+// model with the rest.
+func ListBytes(tools []ir.Tool) int {
+	listed := make([]listedTool, 0, len(tools))
+	for _, t := range tools {
+		listed = append(listed, listedTool{
+			Name: t.Name, Title: t.Title, Description: t.Description,
+			InputSchema: rawSchema(t.InputSchema, `{}`), OutputSchema: rawSchema(t.OutputSchema, ""),
 			Annotations: map[string]any{"title": t.Title, "readOnlyHint": t.ReadOnly, "destructiveHint": t.Destructive,
 				"idempotentHint": t.Idempotent, "openWorldHint": t.OpenWorld},
 		})
 	}
-	b, err := json.Marshal(map[string]any{"tools": tools})
+	b, err := json.Marshal(map[string]any{"tools": listed})
 	if err != nil {
 		return 0
 	}
-	return len(b) / 4
+	return len(b)
+}
+
+// rawSchema passes a schema through as JSON, or orElse when it is not
+// valid JSON ("" leaves the field out).
+func rawSchema(s, orElse string) json.RawMessage {
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	if orElse == "" {
+		return nil
+	}
+	return json.RawMessage(orElse)
 }

@@ -31,6 +31,27 @@ register reserve schedule start submit subscribe upload upsert`)
 // destructiveVerbs start names of tools that destroy or cancel.
 var destructiveVerbs = wordSet(`cancel delete destroy drop erase kill purge remove revoke terminate uninstall void wipe`)
 
+// IsVerb reports whether the lower-case word is one of the verbs a
+// verb-object tool name may start with. generator/scaffold names its
+// draft tools with the same vocabulary, so its names pass this linter.
+func IsVerb(word string) bool { return verbs[word] }
+
+// IsLookupVerb reports whether the lower-case word only reads a resource
+// another way (find, search, list, ...).
+func IsLookupVerb(word string) bool { return lookupVerbs[word] }
+
+// IsActionSegment reports whether a path segment names an action on a
+// resource (findByStatus, login) rather than a resource.
+func IsActionSegment(seg string) bool { return isAction(seg) }
+
+// IsDestructiveVerb reports whether a tool name starting with the
+// lower-case word deletes or cancels something (delete, cancel, revoke).
+func IsDestructiveVerb(word string) bool { return destructiveVerbs[word] }
+
+// Singular returns the singular of a lower-case English noun, by the
+// suffix rules the overlap rule uses ("categories" → "category").
+func Singular(noun string) string { return singular(noun) }
+
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(s) {

@@ -101,18 +101,49 @@ func shortenTopDescriptions(root map[string]any) {
 }
 
 // collapseBelow replaces the structure of schemas at depth >= limit by
-// their bare type.
+// their bare type, keeping small scalar array items (a list of strings
+// with an enum or a pattern stays one). A combinator (allOf, anyOf,
+// oneOf, not) just above the limit is dropped with its arms: arms
+// collapsed to {} would make a oneOf or a not unsatisfiable.
 func collapseBelow(limit int) func(map[string]any, int) {
 	return func(s map[string]any, depth int) {
+		if depth == limit-1 {
+			for _, k := range []string{"allOf", "anyOf", "oneOf", "not"} {
+				delete(s, k)
+			}
+		}
 		if depth < limit {
 			return
 		}
 		for _, k := range []string{"properties", "items", "additionalProperties", "allOf", "anyOf", "oneOf", "prefixItems", "required", "$ref", "patternProperties", "not", "enum"} {
 			if k == "items" && s["type"] == "array" {
-				s[k] = map[string]any{}
+				if items, ok := s[k].(map[string]any); !ok || !smallScalar(items) {
+					s[k] = map[string]any{}
+				}
 				continue
 			}
 			delete(s, k)
 		}
 	}
+}
+
+// smallScalar reports whether a schema is a scalar with a few
+// constraints, cheap enough to keep when structure is cut.
+func smallScalar(s map[string]any) bool {
+	switch s["type"] {
+	case "string", "integer", "number", "boolean":
+	default:
+		return false
+	}
+	if enum, ok := s["enum"].([]any); ok && len(enum) > 12 {
+		return false
+	}
+	for k := range s {
+		switch k {
+		case "type", "enum", "pattern", "format", "minimum", "maximum", "minLength", "maxLength", "description":
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -2,7 +2,6 @@ package mapping
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
@@ -17,34 +16,78 @@ const (
 	maxListedParams    = 6
 )
 
+// maxSummaryDepth bounds typeSummary on recursive schemas (an array of
+// itself, allOf cycles).
+const maxSummaryDepth = 4
+
 // typeSummary names a schema's type for prose: "integer (int64)",
 // "array of string", "Pet object".
 func typeSummary(s *load.Schema, w *schemaWriter) string {
-	if s == nil {
+	return summaryAt(s, w, 0)
+}
+
+// summaryAt is typeSummary at a nesting depth.
+func summaryAt(s *load.Schema, w *schemaWriter, depth int) string {
+	if s == nil || depth > maxSummaryDepth {
 		return "value"
 	}
 	if s.Ref != "" {
 		r := w.resolve(s)
-		if r != nil && (r.Type == "object" || len(r.Properties) > 0) {
+		if r != nil && (r.Type == "object" || isObjectLike(r, w)) {
 			return s.Ref + " object"
 		}
-		return typeSummary(r, w)
+		return summaryAt(r, w, depth+1)
 	}
 	t := s.Type
 	switch {
-	case t == "" && len(s.Properties) > 0:
+	case t == "" && isObjectLike(s, w):
 		t = "object"
 	case t == "" && len(s.Types) > 0:
 		t = strings.Join(s.Types, " or ")
+	case t == "" && len(s.AllOf) > 0:
+		return summaryAt(s.AllOf[0], w, depth+1)
+	case t == "" && len(s.OneOf)+len(s.AnyOf) > 0:
+		t = alternatives(append(s.OneOf[:len(s.OneOf):len(s.OneOf)], s.AnyOf...), w, depth+1)
 	case t == "":
 		t = "value"
 	case t == "array" && s.Items != nil:
-		t = "array of " + typeSummary(s.Items, w)
+		t = "array of " + summaryAt(s.Items, w, depth+1)
 	}
 	if s.Format != "" {
 		t += ", " + s.Format
 	}
 	return t
+}
+
+// isObjectLike reports a schema without a type that is an object all the
+// same: it has properties, or an allOf that makes one.
+func isObjectLike(s *load.Schema, w *schemaWriter) bool {
+	if len(s.Properties) > 0 {
+		return true
+	}
+	if len(s.AllOf) == 0 {
+		return false
+	}
+	props, _, _, ok := (&inputBuilder{w: w}).objectShape(s)
+	return ok && len(props) > 0
+}
+
+// alternatives names the arms of a oneOf or anyOf: "Cat object or Dog
+// object", at most three of them.
+func alternatives(arms []*load.Schema, w *schemaWriter, depth int) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, a := range arms {
+		n := summaryAt(a, w, depth)
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	if len(names) > 3 {
+		names = append(names[:3:3], "other values")
+	}
+	return strings.Join(names, " or ")
 }
 
 // synthDescription writes a property description when the spec has none,
@@ -55,6 +98,11 @@ func synthDescription(name string, s *load.Schema, w *schemaWriter) string {
 		words = name
 	}
 	desc := fmt.Sprintf("The %s, as %s.", words, withArticle(typeSummary(s, w)))
+	if values := itemEnum(s, w); values != "" {
+		// One sentence, so that the values survive when compression keeps
+		// only the first sentence and drops the items' enum.
+		return fmt.Sprintf("The %s, as %s, each one of: %s.", words, withArticle(typeSummary(s, w)), values)
+	}
 	if r := w.resolve(s); r != nil {
 		if f := formatHint(r.Format); f != "" {
 			desc += " " + f
@@ -64,6 +112,20 @@ func synthDescription(name string, s *load.Schema, w *schemaWriter) string {
 		}
 	}
 	return desc
+}
+
+// itemEnum lists the values the items of an array schema may take, when
+// they are few enough to read; "" otherwise.
+func itemEnum(s *load.Schema, w *schemaWriter) string {
+	r := w.resolve(s)
+	if r == nil || r.Type != "array" {
+		return ""
+	}
+	items := w.resolve(r.Items)
+	if items == nil || len(items.Enum) == 0 || len(items.Enum) > 12 {
+		return ""
+	}
+	return enumList(items.Enum)
 }
 
 // synthDescriptionText describes a property known only by name and type.
@@ -148,12 +210,15 @@ func derivedPurpose(op *load.Operation) string {
 	if len(params) > 0 {
 		by = " by its " + strings.Join(params, " and ")
 	}
+	one := len(params) > 0 && strings.HasSuffix(strings.TrimRight(op.Path, "/"), "}")
 	switch op.Method {
 	case "GET":
-		if len(params) == 0 || !strings.HasSuffix(strings.TrimRight(op.Path, "/"), "}") {
+		if !one {
 			return sentence("list or read " + resource + by)
 		}
-		return sentence("get a " + resource + by)
+		return sentence("get " + withArticle(singular(resource)) + by)
+	case "QUERY":
+		return sentence("search " + resource + by)
 	case "POST":
 		return sentence("create or submit " + resource + by)
 	case "PUT":
@@ -164,6 +229,24 @@ func derivedPurpose(op *load.Operation) string {
 		return sentence("delete " + resource + by)
 	}
 	return sentence(strings.ToLower(op.Method) + " " + resource + by)
+}
+
+// singular turns the last word of a resource name to the singular, for
+// the common English plurals: "products" → "product", "categories" →
+// "category", "addresses" → "address".
+func singular(words string) string {
+	i := strings.LastIndexByte(words, ' ') + 1
+	w := words[i:]
+	switch {
+	case w == "series" || w == "species" || len(w) <= 3:
+	case strings.HasSuffix(w, "ies"):
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	}
+	return words[:i] + w
 }
 
 // resourceWords returns the last literal path segments as words and the
@@ -210,29 +293,79 @@ func capList(items []string, max int) []string {
 	return append(items[:max:max], fmt.Sprintf("%d more", len(items)-max))
 }
 
-// returnsSentence summarises the success response: its description and
-// the top-level fields of its schema.
+// returnsSentence says what the tool returns on success: the shape of a
+// JSON body (any +json type counts), a stream collected into a list, a
+// body of another media type, or the response's own description. It
+// always starts "Returns" or "On success", which discovery relies on.
 func returnsSentence(op *load.Operation, w *schemaWriter) string {
-	for _, r := range op.Responses {
-		if !strings.HasPrefix(r.Status, "2") {
-			continue
-		}
-		if r.Schema == nil {
-			if r.Status == "204" {
-				return "Returns no content on success."
-			}
-			if d := plainText(r.Description); d != "" {
-				return "On success: " + clip(sentence(d), 200)
-			}
-			return ""
-		}
-		return "Returns " + shapeWords(r.Schema, w) + "."
+	r := successResponse(op)
+	if r == nil {
+		return ""
 	}
-	return ""
+	desc := clip(sentence(plainText(r.Description)), 200)
+	switch {
+	case r.Schema == nil && r.Status == "204":
+		return "Returns no content on success."
+	case r.Schema == nil && !describedBySchema(r.MediaType):
+		return "Returns " + mediaWords(r.MediaType) + "."
+	case r.Schema == nil && desc != "":
+		return "On success: " + desc
+	case r.Schema == nil:
+		return ""
+	case r.Sequential:
+		return "Returns " + streamWords(r, w) + "."
+	case !describedBySchema(r.MediaType):
+		return "Returns " + mediaWords(r.MediaType) + "."
+	}
+	shape := shapeWords(r.Schema, w)
+	if shape == "a value" && desc != "" {
+		return "On success: " + desc
+	}
+	return "Returns " + shape + "."
+}
+
+// successResponse is the first 2xx response.
+func successResponse(op *load.Operation) *load.Response {
+	for _, r := range op.Responses {
+		if strings.HasPrefix(r.Status, "2") {
+			return r
+		}
+	}
+	return nil
+}
+
+// streamWords names a sequential body (OpenAPI 3.2 itemSchema), which the
+// tool returns as the list of the items that arrived.
+func streamWords(r *load.Response, w *schemaWriter) string {
+	item := "value"
+	if res := w.resolve(r.Schema); res != nil && res.Items != nil {
+		item = strings.TrimSuffix(typeSummary(res.Items, w), " object")
+	}
+	return "a stream of " + item + " items (" + r.MediaType + "), as the list of those that arrived"
+}
+
+// describedBySchema reports a body best described by its schema: JSON,
+// or a wildcard ("*/*", which some generators write for JSON), or none
+// declared.
+func describedBySchema(mt string) bool {
+	return mt == "" || isJSONMedia(mt) || strings.Contains(mt, "*")
+}
+
+// mediaWords names a non-JSON body by its media type.
+func mediaWords(mt string) string {
+	base := mediaBase(mt)
+	switch {
+	case strings.HasPrefix(base, "text/"), strings.HasSuffix(base, "+xml"), base == "application/xml":
+		return "text (" + base + ")"
+	case strings.HasPrefix(base, "image/"):
+		return "an image (" + base + ")"
+	}
+	return "a file (" + base + ")"
 }
 
 // shapeWords names a response shape: "a Pet object with fields id, name,
-// status" or "an array of Pet objects".
+// status", "a list of Pet items", "a Cat object or Dog object". An allOf
+// counts as the object it makes.
 func shapeWords(s *load.Schema, w *schemaWriter) string {
 	r := w.resolve(s)
 	if r == nil {
@@ -241,11 +374,13 @@ func shapeWords(s *load.Schema, w *schemaWriter) string {
 	if r.Type == "array" && r.Items != nil {
 		return "a list of " + strings.TrimSuffix(typeSummary(r.Items, w), " object") + " items"
 	}
-	if len(r.Properties) == 0 {
+	_, names, _, ok := (&inputBuilder{w: w}).objectShape(r)
+	if !ok {
+		names = r.PropertyOrder // with additionalProperties, say
+	}
+	if len(names) == 0 {
 		return withArticle(typeSummary(s, w))
 	}
-	names := append([]string(nil), r.PropertyOrder...)
-	sort.Strings(names)
 	more := ""
 	if len(names) > maxListedFields {
 		more = fmt.Sprintf(" and %d more", len(names)-maxListedFields)
@@ -254,16 +389,21 @@ func shapeWords(s *load.Schema, w *schemaWriter) string {
 	return withArticle(typeSummary(s, w)) + " with fields " + strings.Join(names, ", ") + more
 }
 
+// effectSentence says what a call changes, from the method's semantics:
+// GET, HEAD, OPTIONS, QUERY and TRACE are safe; a method OpenAPI does not
+// define (a 3.2 additional operation) may do anything.
 func effectSentence(method string) string {
 	switch method {
-	case "GET", "HEAD":
+	case "GET", "HEAD", "OPTIONS", "QUERY", "TRACE":
 		return "Read-only: changes nothing."
 	case "DELETE":
 		return "Destructive: the deletion cannot be undone, so confirm with the user first."
 	case "PUT":
 		return "Overwrites the stored resource with the values given."
+	case "POST", "PATCH":
+		return "Changes data on the service."
 	}
-	return "Changes data on the service."
+	return "Its effect is not declared (a " + method + " request): it may change or remove data, so confirm with the user first."
 }
 
 func nonEmpty(list []string) []string {

@@ -216,7 +216,7 @@ func (tb *taskBuilder) stateTool(tool *ir.Tool, in *taskInput, t *overrides.Tool
 				if r.Root != "input" {
 					tb.problems.Errorf(tb.ov.Pos(path+".confirm"), "use ${input.NAME} only", "confirm text reads %s; it may only read the tool's inputs", r)
 				} else if _, ok := in.props[r.Path[0]]; !ok {
-					tb.problems.Errorf(tb.ov.Pos(path+".confirm"), "use one of: "+strings.Join(sortedKeys(in.props), ", "), "confirm text reads unknown input %q", r.Path[0])
+					tb.problems.Errorf(tb.ov.Pos(path+".confirm"), choices("use one of", sortedKeys(in.props), "the tool has no inputs: write the question without ${input...}"), "confirm text reads unknown input %q", r.Path[0])
 				}
 			}
 		}

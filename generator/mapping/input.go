@@ -84,7 +84,7 @@ func (b *inputBuilder) params(op *load.Operation, skip func(*load.Parameter) boo
 				continue
 			}
 			name := b.claim(p.Name, loc)
-			schema := b.w.convert(p.Schema, 0)
+			schema := b.w.convert(b.inlineScalar(p.Schema), 0)
 			if loc == "path" && schema["type"] == "string" {
 				if _, ok := schema["minLength"]; !ok {
 					schema["minLength"] = 1
@@ -109,6 +109,10 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 	}
 	out := &ir.Body{MediaType: rb.MediaType, Required: rb.Required}
 	if props, order, req, ok := b.objectShape(rb.Schema); ok && isStructuredMedia(rb.MediaType) {
+		// A body whose schema requires properties is required, whatever
+		// requestBody.required says: many documents leave it out (it
+		// defaults to false), and a call without those properties fails.
+		out.Required = rb.Required || len(req) > 0
 		reqSet := stringSet(req)
 		for _, wire := range order {
 			p := props[wire]
@@ -116,9 +120,9 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 				continue
 			}
 			name := b.claim(wire, "body")
-			schema := b.w.convert(p, 0)
-			b.add(name, schema, "", rb.Required && reqSet[wire], p)
-			out.Fields = append(out.Fields, ir.BodyField{Name: wire, Arg: name})
+			schema := b.w.convert(b.inlineScalar(p), 0)
+			b.add(name, schema, "", out.Required && reqSet[wire], p)
+			out.Fields = append(out.Fields, ir.BodyField{Name: wire, Arg: name, Required: reqSet[wire]})
 		}
 		sort.Slice(out.Fields, func(i, j int) bool { return out.Fields[i].Arg < out.Fields[j].Arg })
 		return out
@@ -176,6 +180,41 @@ func (b *inputBuilder) objectShape(s *load.Schema) (map[string]*load.Schema, []s
 	return props, order, required, true
 }
 
+// inlineScalar replaces a $ref to a scalar schema (a string enum, a
+// pattern), as an input or as the items of an input array, by the schema
+// it names. The input then says its type where the model reads it, and
+// keeps it when the tool's schema is compressed: compression cuts
+// structure below the top-level properties, $refs included, which used to
+// leave such arrays with "items": {}.
+func (b *inputBuilder) inlineScalar(s *load.Schema) *load.Schema {
+	if s == nil {
+		return nil
+	}
+	if r := b.w.resolve(s); s.Ref != "" && isScalar(r) {
+		return r
+	}
+	if s.Items != nil && s.Items.Ref != "" {
+		if r := b.w.resolve(s.Items); isScalar(r) {
+			cp := *s
+			cp.Items = r
+			return &cp
+		}
+	}
+	return s
+}
+
+// isScalar reports a schema of one scalar type, built of no other schema.
+func isScalar(s *load.Schema) bool {
+	if s == nil || s.Ref != "" || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 || s.Not != nil {
+		return false
+	}
+	switch s.Type {
+	case "string", "integer", "number", "boolean":
+		return true
+	}
+	return false
+}
+
 // schema returns the finished input schema.
 func (b *inputBuilder) schema() map[string]any {
 	out := map[string]any{"type": "object", "additionalProperties": false}
@@ -194,11 +233,22 @@ func (b *inputBuilder) schema() map[string]any {
 // isStructuredMedia reports whether a body of this media type is built
 // from an object's fields (JSON, form or multipart) rather than sent raw.
 func isStructuredMedia(mt string) bool {
-	return isJSONMedia(mt) || mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data"
+	base := mediaBase(mt)
+	return isJSONMedia(base) || base == "application/x-www-form-urlencoded" || base == "multipart/form-data"
 }
 
+// isJSONMedia reports application/json, text/json and every +json type
+// (geo+json, ld+json, problem+json, vnd.*+json), whatever their case or
+// parameters.
 func isJSONMedia(mt string) bool {
-	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+	base := mediaBase(mt)
+	return base == "application/json" || base == "text/json" || strings.HasSuffix(base, "+json")
+}
+
+// mediaBase is a media type without parameters, in lower case.
+func mediaBase(mt string) string {
+	base, _, _ := strings.Cut(strings.ToLower(mt), ";")
+	return strings.TrimSpace(base)
 }
 
 func stringSet(list []string) map[string]bool {

@@ -38,6 +38,9 @@ type Config struct {
 	NoCallTests bool
 	// Metrics adds the Prometheus /metrics endpoint (and its dependency).
 	Metrics bool
+	// Discover serves the operations no task tool uses through the three
+	// discovery tools instead of one tool each (generate --discover).
+	Discover bool
 }
 
 // Build maps doc onto an ir.Server. Problems that make a tool impossible
@@ -65,11 +68,14 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 		srv.Tools = append(srv.Tools, tb.buildAll()...)
 		tb.finishState(srv)
 	}
-	if keepUnused(ov) {
+	if discoverUnused(cfg) {
+		srv.Discovery = discovery(infos, used, srv.Tools, toolPrefix(cfg), &problems)
+	} else if keepUnused(ov) {
 		srv.Tools = append(srv.Tools, defaultTools(infos, used, srv.Tools, toolPrefix(cfg), &problems)...)
 	}
 	sort.Slice(srv.Tools, func(i, j int) bool { return srv.Tools[i].Name < srv.Tools[j].Name })
 	assignGoNames(srv.Tools)
+	recordResponses(doc, srv, infos)
 	return srv, problems
 }
 
@@ -96,16 +102,62 @@ func keepUnused(ov *overrides.File) bool {
 	return len(ov.Tools) == 0
 }
 
+// invalidPathChar finds a character a URL path cannot hold outside a
+// {parameter} (DigitalOcean's "/<upload_url>" stands for a URL the API
+// hands out at run time); a query after "?" is allowed.
+func invalidPathChar(path string) (rune, bool) {
+	path, _, _ = strings.Cut(path, "?")
+	depth := 0
+	for _, c := range path {
+		switch {
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+		case depth > 0:
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.ContainsRune("-._~!$&'()*+,;=:@/%", c):
+		default:
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// returnsWebPage reports an operation whose every success answer is an
+// HTML page (an OAuth authorize screen, say): a browser flow, not data.
+func returnsWebPage(op *load.Operation) bool {
+	page := false
+	for _, r := range op.Responses {
+		if !strings.HasPrefix(r.Status, "2") || r.MediaType == "" {
+			continue
+		}
+		if !strings.HasPrefix(r.MediaType, "text/html") {
+			return false
+		}
+		page = true
+	}
+	return page
+}
+
 // defaultTools makes one tool per unused operation. Task tools keep their
 // names; default names give way with a numeric suffix.
 func defaultTools(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool, prefix string, problems *diag.List) []ir.Tool {
 	var rest []*opInfo
 	var ops []*load.Operation
 	for _, info := range infos {
-		if !used[info] {
-			rest = append(rest, info)
-			ops = append(ops, info.op)
+		if used[info] {
+			continue
 		}
+		if c, bad := invalidPathChar(info.op.Path); bad {
+			problems.Warnf(info.op.Pos, "map it in the override file with a path template the API answers at", "%s %s: skipped: its path is not a URL path template (%q is not allowed outside {parameters})", info.op.Method, info.op.RawPath, c)
+			continue
+		}
+		if returnsWebPage(info.op) {
+			problems.Warnf(info.op.Pos, "map it in the override file if a model really needs the page's text", "%s %s: skipped: it answers with a web page (text/html), which a model cannot use as data", info.op.Method, info.op.RawPath)
+			continue
+		}
+		rest = append(rest, info)
+		ops = append(ops, info.op)
 	}
 	wanted := make([]string, 0, len(taken)+len(ops))
 	for _, t := range taken {
@@ -139,6 +191,7 @@ func serverInfo(doc *load.Document, cfg Config) *ir.Server {
 	srv := &ir.Server{Package: pkg, ImportPath: cfg.ImportPath, Source: cfg.Source, GoMod: cfg.GoMod,
 		RuntimeDir: cfg.RuntimeDir, NoCallTests: cfg.NoCallTests, Metrics: cfg.Metrics}
 	srv.Name, srv.Title, srv.Version, srv.EnvPrefix = name, doc.Title, doc.APIVersion, envName(name)
+	srv.Extend = ovs.Extend
 	if srv.Title == "" {
 		srv.Title = humanize(snakeCase(name))
 	}
@@ -285,7 +338,7 @@ func (info *opInfo) defaultTool(name string) (ir.Tool, error) {
 	if err != nil {
 		return ir.Tool{}, err
 	}
-	tool := ir.Tool{Doc: toolDoc(op)}
+	tool := ir.Tool{Doc: toolDoc(op), Pos: op.Pos}
 	tool.Name = name
 	tool.Title = toolTitle(op, name)
 	tool.Description = toolDescription(op, info.in.descs, info.in.w)

@@ -18,6 +18,13 @@ func (tb *taskBuilder) outputSchema(tool *ir.Tool, infos map[string]*opInfo) str
 		return ""
 	}
 	base := tb.resultSchema(tool.Steps, infos)
+	if tool.Op != nil {
+		// A one-operation tool calls its operation directly: its
+		// result is that operation's response.
+		if info := tb.ops[tool.Op.Method+" "+tool.Op.Path]; info != nil {
+			base = successSchema(info.op)
+		}
+	}
 	w := newSchemaWriter(tb.doc, false, nil)
 	var root map[string]any
 	switch {

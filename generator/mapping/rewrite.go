@@ -27,7 +27,10 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.
 			in.add(name, map[string]any{"type": f.Type, "description": synthDescriptionText(name, f.Type)}, false, "")
 		}
 		if _, ok := in.props[name]; !ok {
-			fix := "declare it with type: to add it, or use one of: " + strings.Join(sortedKeys(in.props), ", ")
+			fix := "declare it with type: to add it; the tool has no other inputs"
+			if len(in.props) > 0 {
+				fix = "declare it with type: to add it, or use one of: " + strings.Join(sortedKeys(in.props), ", ")
+			}
 			if s := strictyaml.Suggest(name, sortedKeys(in.props)); s != "" {
 				fix = "did you mean " + s + "?"
 			}
@@ -47,7 +50,11 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.
 func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *overrides.Field, fp string) {
 	schema := in.props[name]
 	refine(schema, f)
-	if f.Required != nil {
+	switch {
+	case f.Required != nil && len(tool.Actions) > 0:
+		// Per action: an action tool's schema requires only "action".
+		in.explicit[name] = *f.Required
+	case f.Required != nil:
 		in.required[name] = *f.Required
 	}
 	from := "${input." + name + "}"
@@ -84,6 +91,10 @@ func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *
 			return
 		}
 		in.props[f.Rename], in.required[f.Rename] = schema, in.required[name]
+		if v, ok := in.explicit[name]; ok {
+			in.explicit[f.Rename] = v
+		}
+		in.flatRequired[f.Rename] = in.flatRequired[name]
 		removeInput(in, name)
 		replaceBindings(tool, from, &ir.Binding{Expr: "${input." + f.Rename + "}"})
 	}
@@ -145,7 +156,8 @@ func (tb *taskBuilder) flatten(tool *ir.Tool, in *taskInput, name, fp string) {
 			return
 		}
 		s, _ := props[sub].(map[string]any)
-		in.add(sub, s, parentRequired && req[sub], "")
+		in.add(sub, s, parentRequired && req[sub] && len(tool.Actions) == 0, "")
+		in.flatRequired[sub] = req[sub]
 		fields = append(fields, ir.Binding{Arg: sub, Expr: "${input." + sub + "}"})
 	}
 	removeInput(in, name)
@@ -155,6 +167,8 @@ func (tb *taskBuilder) flatten(tool *ir.Tool, in *taskInput, name, fp string) {
 func removeInput(in *taskInput, name string) {
 	delete(in.props, name)
 	delete(in.required, name)
+	delete(in.explicit, name)
+	delete(in.flatRequired, name)
 }
 
 // replaceBindings rewrites every binding whose expression is exactly

@@ -55,7 +55,7 @@ func (tb *taskBuilder) binding(in *taskInput, info *opInfo, s *overrides.Step, a
 	rawSchema, ok := info.in.props[arg]
 	argSchema, _ := rawSchema.(map[string]any)
 	if !ok {
-		fix := "bind one of: " + strings.Join(sortedKeys(info.in.props), ", ")
+		fix := choices("bind one of", sortedKeys(info.in.props), "the operation takes no inputs: remove this argument")
 		if sug := strictyaml.Suggest(arg, sortedKeys(info.in.props)); sug != "" {
 			fix = "did you mean " + sug + "?"
 		}
@@ -84,7 +84,14 @@ func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, 
 	case "input":
 		name := ref.Path[0]
 		required := info.required[arg] && !s.Optional && s.When == ""
-		in.add(name, argSchema, required, "")
+		schema := argSchema
+		if !whole {
+			// A template builds the argument from text: the input is a
+			// part of it, so it never inherits the argument's schema (its
+			// $ref, pattern or type); input.NAME.type may declare its own.
+			schema = map[string]any{"type": "string"}
+		}
+		in.add(name, schema, required, "")
 		if f := tb.ovField(name); f != nil && f.Type != "" && whole && !typesCompatible(f.Type, schemaType(argSchema)) {
 			tb.problems.Errorf(at, "make the types agree", "type mismatch: input %q is %s but %s.%s wants %s", name, f.Type, s.Operation, arg, schemaType(argSchema))
 		}
@@ -237,12 +244,6 @@ func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, 
 		"description": "What to do. " + strings.Join(lines, "; ") + ".",
 	}
 	in.required["action"] = true
-	for name, acts := range in.usedBy {
-		if p := in.props[name]; p != nil {
-			d, _ := p["description"].(string)
-			p["description"] = fmt.Sprintf("For action %s. %s", strings.Join(acts, ", "), d)
-		}
-	}
 	return methods
 }
 

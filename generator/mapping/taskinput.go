@@ -15,10 +15,17 @@ type taskInput struct {
 	usedBy map[string][]string
 	// unions marks inputs whose schema is an anyOf of several actions'.
 	unions map[string]bool
+	// explicit holds required: settings of the override file for the
+	// inputs of action tools, which apply per action (finishActions).
+	explicit map[string]bool
+	// flatRequired marks inputs flattened out of an object that requires
+	// them: needed whenever the object is.
+	flatRequired map[string]bool
 }
 
 func newTaskInput() *taskInput {
-	return &taskInput{props: map[string]map[string]any{}, required: map[string]bool{}, defs: map[string]any{}, usedBy: map[string][]string{}, unions: map[string]bool{}}
+	return &taskInput{props: map[string]map[string]any{}, required: map[string]bool{}, defs: map[string]any{},
+		usedBy: map[string][]string{}, unions: map[string]bool{}, explicit: map[string]bool{}, flatRequired: map[string]bool{}}
 }
 
 // addOp adds every default input of an operation (used by one-operation
@@ -60,8 +67,8 @@ func (in *taskInput) mergeDefs(defs map[string]any) {
 
 func (in *taskInput) requiredNames() []string {
 	var out []string
-	for name := range in.required {
-		if _, ok := in.props[name]; ok {
+	for name, req := range in.required {
+		if _, ok := in.props[name]; ok && req {
 			out = append(out, name)
 		}
 	}

@@ -73,7 +73,7 @@ func (tb *taskBuilder) lookup(ref, path string) *opInfo {
 // build makes one task tool.
 func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	tb.cur = t
-	var tool ir.Tool
+	tool := ir.Tool{Pos: tb.ov.Pos(path)}
 	tool.Name = t.Name
 	if tb.prefix != "" {
 		tool.Name = snakeCase(tb.prefix) + "_" + t.Name
@@ -98,6 +98,11 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	}
 	tb.rewriteInputs(&tool, in, t, path)
 	tb.stateInputs(&tool, in, t, path)
+	tool.Output = tb.output(t.Output)
+	normalizePaths(&tool)
+	tb.checkOutputPaths(&tool, t, path)
+	tb.pageMode(&tool, t, path)
+	tb.finishActions(&tool, in, t.Confirm)
 	if len(tb.problems.Errors()) > before {
 		return tool, false
 	}
@@ -107,8 +112,6 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 		return tool, false
 	}
 	tool.InputSchema = schemaJSON
-	tool.Output = tb.output(t.Output)
-	normalizePaths(&tool)
 	tool.OutputSchema = tb.outputSchema(&tool, tb.stepInfos(tool.Steps))
 	tb.describe(&tool, in, t, methods)
 	tb.stateTool(&tool, in, t, path)

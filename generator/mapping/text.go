@@ -109,8 +109,47 @@ func joinList(items []string) string {
 // firstSentence keeps the first sentence of s, clipped to max bytes:
 // nested fields need a hint, not the full reference text.
 func firstSentence(s string, max int) string {
-	if i := strings.Index(s, ". "); i > 0 && i < max {
+	if i := sentenceEnd(s); i > 0 && i < max {
 		return s[:i+1]
 	}
 	return clip(s, max)
+}
+
+// abbreviations end in a period that does not end a sentence: cutting
+// "Stock keeping unit, e.g. ABC-1234." after "e.g." loses the example.
+var abbreviations = []string{"e.g.", "i.e.", "etc.", "vs.", "approx.", "incl.", "cf.", "No."}
+
+// sentenceEnd is the index of the period ending the first sentence of s
+// (". " not part of an abbreviation), or -1.
+func sentenceEnd(s string) int {
+	for from := 0; ; {
+		i := strings.Index(s[from:], ". ")
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if !endsWithAbbreviation(s[:i+1]) {
+			return i
+		}
+		from = i + 2
+	}
+}
+
+func endsWithAbbreviation(s string) bool {
+	for _, a := range abbreviations {
+		if strings.HasSuffix(s, a) && (len(s) == len(a) || s[len(s)-len(a)-1] == ' ' || s[len(s)-len(a)-1] == '(') {
+			return true
+		}
+	}
+	return false
+}
+
+// choices is a fix that lists the valid names ("use one of: a, b"), or,
+// when there are none, what to do instead: a message never ends in an
+// empty list.
+func choices(lead string, names []string, none string) string {
+	if len(names) == 0 {
+		return none
+	}
+	return lead + ": " + strings.Join(names, ", ")
 }

@@ -2,3 +2,52 @@
 // source: ../openapi.yaml
 
 package extensions
+
+import (
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
+	"testing"
+)
+
+// TestOA2MCPCallCases calls every tool over Streamable HTTP against a fake
+// upstream that serves the spec's operations: normal, boundary and invalid
+// arguments, callers without the right, upstream faults and paging. Rerun it
+// after every change of a description, schema or override.
+func TestOA2MCPCallCases(t *testing.T) {
+	oa2mcptest.Run(t, oa2mcptest.Suite{
+		Cases:       oa2mcpCallCases,
+		Credentials: oa2mcpTestCredentials,
+		Def:         Definition(),
+		Responses:   oa2mcpResponses,
+	})
+}
+
+// oa2mcpCallCases are the generated call cases, tool by tool.
+var oa2mcpCallCases = []oa2mcptest.Case{
+	{Tool: "notes_find_notes", Name: "normal", Args: "{\"q\":\"example\"}", WantUpstream: true},
+	{Tool: "notes_find_notes", Name: "boundary", Args: "{\"q\":\"x\"}", WantUpstream: true},
+	{Tool: "notes_find_notes", Name: "invalid: missing q", Args: "{}", WantError: true, WantKind: "invalid_input", WantText: []string{"q"}},
+	{Tool: "notes_find_notes", Name: "invalid: wrong type of q", Args: "{\"q\":12345}", WantError: true, WantKind: "invalid_input", WantText: []string{"q"}},
+	{Tool: "notes_find_notes", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true,\"q\":\"example\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "notes_find_notes", Name: "upstream 500", Args: "{\"q\":\"example\"}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "notes_find_notes", Name: "upstream timeout", Args: "{\"q\":\"example\"}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "notes_find_notes", Name: "upstream reset", Args: "{\"q\":\"example\"}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "notes_find_notes", Name: "upstream malformed JSON", Args: "{\"q\":\"example\"}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "notes_find_notes", Name: "upstream oversized body", Args: "{\"q\":\"example\"}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "notes_find_notes", Name: "upstream HTML page", Args: "{\"q\":\"example\"}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "notes_find_notes", Name: "paging: first page", Args: "{\"q\":\"example\"}", Responses: map[string]oa2mcptest.Response{
+		"GET /notes": {
+			Status: 200,
+			Body:   "[{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"}]",
+		},
+	}, WantUpstream: true, WantPage: &oa2mcptest.Page{Items: 5, Total: 8, HasMore: true, Next: -1}},
+}
+
+// oa2mcpResponses are the fake upstream's answers, synthesised from the
+// spec's response schemas, by operation.
+var oa2mcpResponses = map[string]oa2mcptest.Response{
+	"GET /notes": {Status: 200, Body: "[{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"}]"},
+}
+
+// oa2mcpTestCredentials answer Options.Getenv for the credential variables,
+// so calls carry credentials without touching the real environment.
+var oa2mcpTestCredentials = map[string]string{}

@@ -35,8 +35,12 @@ var toolNotesFindNotes = &runtime.Tool{
     "items": {
       "items": {
         "properties": {
-          "id": {},
-          "title": {}
+          "id": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          }
         },
         "type": "object"
       },

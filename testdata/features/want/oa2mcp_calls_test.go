@@ -2,3 +2,100 @@
 // source: ../openapi.yaml
 
 package features
+
+import (
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
+	"testing"
+)
+
+// TestOA2MCPCallCases calls every tool over Streamable HTTP against a fake
+// upstream that serves the spec's operations: normal, boundary and invalid
+// arguments, callers without the right, upstream faults and paging. Rerun it
+// after every change of a description, schema or override.
+func TestOA2MCPCallCases(t *testing.T) {
+	oa2mcptest.Run(t, oa2mcptest.Suite{
+		Cases:       oa2mcpCallCases,
+		Credentials: oa2mcpTestCredentials,
+		Def:         Definition(),
+		Responses:   oa2mcpResponses,
+	})
+}
+
+// oa2mcpCallCases are the generated call cases, tool by tool.
+var oa2mcpCallCases = []oa2mcptest.Case{
+	{Tool: "delete_item", Name: "normal", Args: "{\"id\":1}", WantUpstream: true},
+	{Tool: "delete_item", Name: "invalid: missing id", Args: "{}", WantError: true, WantKind: "invalid_input", WantText: []string{"id"}},
+	{Tool: "delete_item", Name: "invalid: wrong type of id", Args: "{\"id\":\"not-a-integer\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"id"}},
+	{Tool: "delete_item", Name: "invalid: unknown input", Args: "{\"id\":1,\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "delete_item", Name: "upstream 500", Args: "{\"id\":1}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "delete_item", Name: "upstream timeout", Args: "{\"id\":1}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "delete_item", Name: "upstream reset", Args: "{\"id\":1}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "delete_item", Name: "upstream malformed JSON", Args: "{\"id\":1}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "delete_item", Name: "upstream oversized body", Args: "{\"id\":1}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "delete_item", Name: "upstream HTML page", Args: "{\"id\":1}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "get_item", Name: "normal", Args: "{\"id\":1}", WantUpstream: true},
+	{Tool: "get_item", Name: "invalid: missing id", Args: "{}", WantError: true, WantKind: "invalid_input", WantText: []string{"id"}},
+	{Tool: "get_item", Name: "invalid: wrong type of X-Request-ID", Args: "{\"X-Request-ID\":12345,\"id\":1}", WantError: true, WantKind: "invalid_input", WantText: []string{"X-Request-ID"}},
+	{Tool: "get_item", Name: "invalid: unknown input", Args: "{\"id\":1,\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "get_item", Name: "upstream 404", Args: "{\"id\":1}", Fault: "status:404", WantError: true, WantKind: "not_found", WantUpstream: true},
+	{Tool: "get_item", Name: "upstream 500", Args: "{\"id\":1}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "get_item", Name: "upstream timeout", Args: "{\"id\":1}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "get_item", Name: "upstream reset", Args: "{\"id\":1}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "get_item", Name: "upstream malformed JSON", Args: "{\"id\":1}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "get_item", Name: "upstream oversized body", Args: "{\"id\":1}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "get_item", Name: "upstream HTML page", Args: "{\"id\":1}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "list_items", Name: "normal", Args: "{\"limit\":20}", WantUpstream: true},
+	{Tool: "list_items", Name: "boundary", Args: "{\"limit\":100}", WantUpstream: true},
+	{Tool: "list_items", Name: "invalid: wrong type of created_after", Args: "{\"created_after\":12345,\"limit\":20}", WantError: true, WantKind: "invalid_input", WantText: []string{"created_after"}},
+	{Tool: "list_items", Name: "invalid: unknown input", Args: "{\"limit\":20,\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "list_items", Name: "upstream 500", Args: "{\"limit\":20}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "list_items", Name: "upstream timeout", Args: "{\"limit\":20}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "list_items", Name: "upstream reset", Args: "{\"limit\":20}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "list_items", Name: "upstream malformed JSON", Args: "{\"limit\":20}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "list_items", Name: "upstream oversized body", Args: "{\"limit\":20}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "list_items", Name: "upstream HTML page", Args: "{\"limit\":20}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "post_items_by_id_notes", Name: "normal", Args: "{\"id\":\"example\",\"text\":\"example\"}", WantUpstream: true},
+	{Tool: "post_items_by_id_notes", Name: "boundary", Args: "{\"id\":\"x\",\"text\":\"example\"}", WantUpstream: true},
+	{Tool: "post_items_by_id_notes", Name: "invalid: missing id", Args: "{\"text\":\"example\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"id"}},
+	{Tool: "post_items_by_id_notes", Name: "invalid: wrong type of body_id", Args: "{\"body_id\":12345,\"id\":\"example\",\"text\":\"example\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"body_id"}},
+	{Tool: "post_items_by_id_notes", Name: "invalid: unknown input", Args: "{\"id\":\"example\",\"oa2mcp_unknown_input\":true,\"text\":\"example\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "post_items_by_id_notes", Name: "upstream 500", Args: "{\"id\":\"example\",\"text\":\"example\"}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "post_items_by_id_notes", Name: "upstream timeout", Args: "{\"id\":\"example\",\"text\":\"example\"}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "post_items_by_id_notes", Name: "upstream reset", Args: "{\"id\":\"example\",\"text\":\"example\"}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "post_items_by_id_notes", Name: "upstream malformed JSON", Args: "{\"id\":\"example\",\"text\":\"example\"}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "post_items_by_id_notes", Name: "upstream oversized body", Args: "{\"id\":\"example\",\"text\":\"example\"}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "post_items_by_id_notes", Name: "upstream HTML page", Args: "{\"id\":\"example\",\"text\":\"example\"}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "replace_item", Name: "normal", Args: "{\"id\":1,\"name\":\"Lamp\",\"price\":1,\"status\":\"active\"}", WantUpstream: true},
+	{Tool: "replace_item", Name: "boundary", Args: "{\"id\":1,\"name\":\"a\",\"price\":0,\"status\":\"active\"}", WantUpstream: true},
+	{Tool: "replace_item", Name: "invalid: missing id", Args: "{\"name\":\"Lamp\",\"price\":1,\"status\":\"active\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"id"}},
+	{Tool: "replace_item", Name: "invalid: wrong type of id", Args: "{\"id\":\"not-a-integer\",\"name\":\"Lamp\",\"price\":1,\"status\":\"active\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"id"}},
+	{Tool: "replace_item", Name: "invalid: unknown input", Args: "{\"id\":1,\"name\":\"Lamp\",\"oa2mcp_unknown_input\":true,\"price\":1,\"status\":\"active\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "replace_item", Name: "upstream 500", Args: "{\"id\":1,\"name\":\"Lamp\",\"price\":1,\"status\":\"active\"}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "replace_item", Name: "upstream timeout", Args: "{\"id\":1,\"name\":\"Lamp\",\"price\":1,\"status\":\"active\"}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "replace_item", Name: "upstream reset", Args: "{\"id\":1,\"name\":\"Lamp\",\"price\":1,\"status\":\"active\"}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "replace_item", Name: "upstream malformed JSON", Args: "{\"id\":1,\"name\":\"Lamp\",\"price\":1,\"status\":\"active\"}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "replace_item", Name: "upstream oversized body", Args: "{\"id\":1,\"name\":\"Lamp\",\"price\":1,\"status\":\"active\"}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "replace_item", Name: "upstream HTML page", Args: "{\"id\":1,\"name\":\"Lamp\",\"price\":1,\"status\":\"active\"}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+}
+
+// oa2mcpResponses are the fake upstream's answers, synthesised from the
+// spec's response schemas, by operation.
+var oa2mcpResponses = map[string]oa2mcptest.Response{
+	"DELETE /items/{id}": {Status: 204},
+	"GET /items": {
+		Status: 200,
+		Body:   "[{\"id\":1,\"name\":\"Lamp\",\"price\":1,\"status\":\"active\",\"tags\":[\"example\"]}]",
+	},
+	"GET /items/{id}": {
+		Status: 200,
+		Body:   "{\"id\":1,\"name\":\"Lamp\",\"price\":1,\"status\":\"active\",\"tags\":[\"example\"]}",
+	},
+	"POST /items/{id}/notes": {Status: 201, Body: "{}"},
+	"PUT /items/{id}":        {Status: 200, Body: "{}"},
+}
+
+// oa2mcpTestCredentials answer Options.Getenv for the credential variables,
+// so calls carry credentials without touching the real environment.
+var oa2mcpTestCredentials = map[string]string{
+	"FEATURES_API_KEY_AUTH": "oa2mcp-test-credential",
+}

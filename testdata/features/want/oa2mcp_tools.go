@@ -59,7 +59,7 @@ var toolGetItem = &runtime.Tool{
       "type": "string"
     },
     "fields": {
-      "description": "The fields, as an array of string.",
+      "description": "The fields, as an array of string, each one of: name, price, tags.",
       "items": {
         "enum": [
           "name",
@@ -167,7 +167,7 @@ var toolListItems = &runtime.Tool{
 var toolPostItemsByIDNotes = &runtime.Tool{
 	Name:        "post_items_by_id_notes",
 	Title:       "add a note",
-	Description: "Add a note. Requires id (string). On success: Created. Changes data on the service.",
+	Description: "Add a note. Requires id (string) and text (string). On success: Created. Changes data on the service.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -187,7 +187,8 @@ var toolPostItemsByIDNotes = &runtime.Tool{
     }
   },
   "required": [
-    "id"
+    "id",
+    "text"
   ],
   "type": "object"
 }`,
@@ -200,9 +201,10 @@ var toolPostItemsByIDNotes = &runtime.Tool{
 		},
 		Body: &runtime.Body{
 			MediaType: "application/x-www-form-urlencoded",
+			Required:  true,
 			Fields: []runtime.BodyField{
 				{Name: "id", Arg: "body_id"},
-				{Name: "text", Arg: "text"},
+				{Name: "text", Arg: "text", Required: true},
 			},
 		},
 		Security: [][]string{
@@ -277,8 +279,8 @@ var toolReplaceItem = &runtime.Tool{
 			MediaType: "application/json",
 			Required:  true,
 			Fields: []runtime.BodyField{
-				{Name: "name", Arg: "name"},
-				{Name: "price", Arg: "price"},
+				{Name: "name", Arg: "name", Required: true},
+				{Name: "price", Arg: "price", Required: true},
 				{Name: "status", Arg: "status"},
 				{Name: "tags", Arg: "tags"},
 			},

@@ -2,3 +2,69 @@
 // source: ../openapi.yaml
 
 package refs
+
+import (
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
+	"testing"
+)
+
+// TestOA2MCPCallCases calls every tool over Streamable HTTP against a fake
+// upstream that serves the spec's operations: normal, boundary and invalid
+// arguments, callers without the right, upstream faults and paging. Rerun it
+// after every change of a description, schema or override.
+func TestOA2MCPCallCases(t *testing.T) {
+	oa2mcptest.Run(t, oa2mcptest.Suite{
+		Cases:       oa2mcpCallCases,
+		Credentials: oa2mcpTestCredentials,
+		Def:         Definition(),
+		Responses:   oa2mcpResponses,
+	})
+}
+
+// oa2mcpCallCases are the generated call cases, tool by tool.
+var oa2mcpCallCases = []oa2mcptest.Case{
+	{Tool: "create_tree", Name: "normal", Args: "{\"label\":\"example\"}", WantUpstream: true},
+	{Tool: "create_tree", Name: "boundary", Args: "{\"label\":\"example\",\"weight\":1}", WantUpstream: true},
+	{Tool: "create_tree", Name: "invalid: missing label", Args: "{}", WantError: true, WantKind: "invalid_input", WantText: []string{"label"}},
+	{Tool: "create_tree", Name: "invalid: wrong type of children", Args: "{\"children\":\"not-a-array\",\"label\":\"example\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"children"}},
+	{Tool: "create_tree", Name: "invalid: unknown input", Args: "{\"label\":\"example\",\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "create_tree", Name: "upstream 500", Args: "{\"label\":\"example\"}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "create_tree", Name: "upstream timeout", Args: "{\"label\":\"example\"}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "create_tree", Name: "upstream reset", Args: "{\"label\":\"example\"}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "create_tree", Name: "upstream malformed JSON", Args: "{\"label\":\"example\"}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "create_tree", Name: "upstream oversized body", Args: "{\"label\":\"example\"}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "create_tree", Name: "upstream HTML page", Args: "{\"label\":\"example\"}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "list_forests", Name: "normal", Args: "{}", WantUpstream: true},
+	{Tool: "list_forests", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "list_forests", Name: "upstream 500", Args: "{}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "list_forests", Name: "upstream timeout", Args: "{}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "list_forests", Name: "upstream reset", Args: "{}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "list_forests", Name: "upstream malformed JSON", Args: "{}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "list_forests", Name: "upstream oversized body", Args: "{}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "list_forests", Name: "upstream HTML page", Args: "{}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "plant_forest", Name: "normal", Args: "{\"body\":[{\"label\":\"example\"}]}", WantUpstream: true},
+	{Tool: "plant_forest", Name: "invalid: missing body", Args: "{}", WantError: true, WantKind: "invalid_input", WantText: []string{"body"}},
+	{Tool: "plant_forest", Name: "invalid: wrong type of body", Args: "{\"body\":\"not-a-array\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"body"}},
+	{Tool: "plant_forest", Name: "invalid: unknown input", Args: "{\"body\":[{\"label\":\"example\"}],\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "plant_forest", Name: "upstream 500", Args: "{\"body\":[{\"label\":\"example\"}]}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "plant_forest", Name: "upstream timeout", Args: "{\"body\":[{\"label\":\"example\"}]}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "plant_forest", Name: "upstream reset", Args: "{\"body\":[{\"label\":\"example\"}]}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "plant_forest", Name: "upstream malformed JSON", Args: "{\"body\":[{\"label\":\"example\"}]}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "plant_forest", Name: "upstream oversized body", Args: "{\"body\":[{\"label\":\"example\"}]}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "plant_forest", Name: "upstream HTML page", Args: "{\"body\":[{\"label\":\"example\"}]}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+}
+
+// oa2mcpResponses are the fake upstream's answers, synthesised from the
+// spec's response schemas, by operation.
+var oa2mcpResponses = map[string]oa2mcptest.Response{
+	"GET /forests":  {Status: 200, Body: "[\"example\"]"},
+	"POST /forests": {Status: 200, Body: "{}"},
+	"POST /trees": {
+		Status: 201,
+		Body:   "{\"children\":[{\"children\":[{\"label\":\"example\"}],\"label\":\"example\",\"meta\":{},\"weight\":1}],\"label\":\"example\",\"meta\":{},\"weight\":1}",
+	},
+}
+
+// oa2mcpTestCredentials answer Options.Getenv for the credential variables,
+// so calls carry credentials without touching the real environment.
+var oa2mcpTestCredentials = map[string]string{}

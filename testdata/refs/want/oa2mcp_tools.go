@@ -83,7 +83,7 @@ var toolCreateTree = &runtime.Tool{
 			Required:  true,
 			Fields: []runtime.BodyField{
 				{Name: "children", Arg: "children"},
-				{Name: "label", Arg: "label"},
+				{Name: "label", Arg: "label", Required: true},
 				{Name: "meta", Arg: "meta"},
 				{Name: "weight", Arg: "weight"},
 			},

@@ -2,3 +2,58 @@
 // source: ../openapi.json
 
 package swagger2
+
+import (
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
+	"testing"
+)
+
+// TestOA2MCPCallCases calls every tool over Streamable HTTP against a fake
+// upstream that serves the spec's operations: normal, boundary and invalid
+// arguments, callers without the right, upstream faults and paging. Rerun it
+// after every change of a description, schema or override.
+func TestOA2MCPCallCases(t *testing.T) {
+	oa2mcptest.Run(t, oa2mcptest.Suite{
+		Cases:       oa2mcpCallCases,
+		Credentials: oa2mcpTestCredentials,
+		Def:         Definition(),
+		Responses:   oa2mcpResponses,
+	})
+}
+
+// oa2mcpCallCases are the generated call cases, tool by tool.
+var oa2mcpCallCases = []oa2mcptest.Case{
+	{Tool: "list_notes", Name: "normal", Args: "{}", WantUpstream: true},
+	{Tool: "list_notes", Name: "invalid: wrong type of tags", Args: "{\"tags\":\"not-a-array\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"tags"}},
+	{Tool: "list_notes", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "list_notes", Name: "upstream 500", Args: "{}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "list_notes", Name: "upstream timeout", Args: "{}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "list_notes", Name: "upstream reset", Args: "{}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "list_notes", Name: "upstream malformed JSON", Args: "{}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "list_notes", Name: "upstream oversized body", Args: "{}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "list_notes", Name: "upstream HTML page", Args: "{}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "post_notes", Name: "normal", Args: "{\"title\":\"example\"}", WantUpstream: true},
+	{Tool: "post_notes", Name: "invalid: missing title", Args: "{}", WantError: true, WantKind: "invalid_input", WantText: []string{"title"}},
+	{Tool: "post_notes", Name: "invalid: wrong type of body", Args: "{\"body\":12345,\"title\":\"example\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"body"}},
+	{Tool: "post_notes", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true,\"title\":\"example\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "post_notes", Name: "upstream 500", Args: "{\"title\":\"example\"}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "post_notes", Name: "upstream timeout", Args: "{\"title\":\"example\"}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "post_notes", Name: "upstream reset", Args: "{\"title\":\"example\"}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "post_notes", Name: "upstream malformed JSON", Args: "{\"title\":\"example\"}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "post_notes", Name: "upstream oversized body", Args: "{\"title\":\"example\"}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "post_notes", Name: "upstream HTML page", Args: "{\"title\":\"example\"}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+}
+
+// oa2mcpResponses are the fake upstream's answers, synthesised from the
+// spec's response schemas, by operation.
+var oa2mcpResponses = map[string]oa2mcptest.Response{
+	"GET /notes":  {Status: 200, Body: "[{\"body\":\"example\",\"title\":\"example\"}]"},
+	"POST /notes": {Status: 201, Body: "{}"},
+}
+
+// oa2mcpTestCredentials answer Options.Getenv for the credential variables,
+// so calls carry credentials without touching the real environment.
+var oa2mcpTestCredentials = map[string]string{
+	"SWAGGER2_BASIC_PASSWORD": "oa2mcp-test-credential",
+	"SWAGGER2_BASIC_USERNAME": "oa2mcp-test-credential",
+}

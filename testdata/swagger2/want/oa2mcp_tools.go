@@ -47,7 +47,7 @@ var toolListNotes = &runtime.Tool{
 var toolPostNotes = &runtime.Tool{
 	Name:        "post_notes",
 	Title:       "Create a note",
-	Description: "Create a note. On success: Created. Changes data on the service.",
+	Description: "Create a note. Requires title (string). On success: Created. Changes data on the service.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
@@ -60,6 +60,9 @@ var toolPostNotes = &runtime.Tool{
       "type": "string"
     }
   },
+  "required": [
+    "title"
+  ],
   "type": "object"
 }`,
 	OpenWorld: true,
@@ -68,9 +71,10 @@ var toolPostNotes = &runtime.Tool{
 		Path:   "/notes",
 		Body: &runtime.Body{
 			MediaType: "application/x-www-form-urlencoded",
+			Required:  true,
 			Fields: []runtime.BodyField{
 				{Name: "body", Arg: "body"},
-				{Name: "title", Arg: "title"},
+				{Name: "title", Arg: "title", Required: true},
 			},
 		},
 		Security: [][]string{

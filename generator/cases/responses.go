@@ -1,0 +1,220 @@
+package cases
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
+)
+
+// responses synthesises one success response per operation the tools
+// call, from the response schema the spec declares (every property
+// filled, so result paths into it resolve), checked by the runtime's
+// validator against that schema.
+func responses(srv *ir.Server, problems *diag.List) map[string]oa2mcptest.Response {
+	out := map[string]oa2mcptest.Response{}
+	bodies := map[string]string{} // by schema: many operations share one
+	for _, key := range sortedRespKeys(srv.Responses) {
+		r := srv.Responses[key]
+		resp := oa2mcptest.Response{Status: r.Status}
+		switch {
+		case r.Status == 204:
+		case r.Schema == "":
+			resp.Body = "{}"
+		case !isJSONMedia(r.MediaType):
+			resp.ContentType, resp.Body = r.MediaType, "example"
+		default:
+			body, ok := bodies[r.Schema]
+			if !ok {
+				if body, ok = synthBody(r.Schema); !ok {
+					// The tools reading it will fail the proof with a
+					// precise message; an empty object keeps the others
+					// testable.
+					body = "{}"
+				}
+				bodies[r.Schema] = body
+			}
+			resp.Body = body
+		}
+		out[key] = resp
+	}
+	return out
+}
+
+// synthBody builds a JSON body valid against schema.
+func synthBody(schema string) (string, bool) {
+	root, ok := decodeSchema(schema)
+	if !ok {
+		return "", false
+	}
+	s := newSynth(root, true)
+	v, ok := s.value(root, false, 0)
+	if !ok || !s.valid(root, v) {
+		return "", false
+	}
+	return encodeArgs(v), true
+}
+
+func isJSONMedia(mt string) bool {
+	mt = strings.ToLower(mt)
+	return mt == "" || mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "/json")
+}
+
+func sortedRespKeys(m map[string]ir.OperationResponses) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return keys
+}
+
+// paging builds the cases of a paged tool: a first page of a list longer
+// than the page, and (with a page input) the last page. The upstream
+// answers with a list of Limit+3 items; the result must give the right
+// slice, totalCount, hasMore, nextPage and partial-data note.
+func (b *builder) paging(normal oa2mcptest.Case) []oa2mcptest.Case {
+	o := b.t.Output
+	if o == nil || o.Limit <= 0 || !normal.WantUpstream {
+		return nil
+	}
+	var args map[string]any
+	json.Unmarshal([]byte(normal.Args), &args)
+	key, path := b.listSource(args)
+	base, ok := b.srv.UpstreamResponses[key]
+	if key == "" || !ok {
+		return nil
+	}
+	total := o.Limit + 3
+	page := func(name string, offset, listLen int) (oa2mcptest.Case, bool) {
+		body, ok := withList(base.Body, path, listLen, o.TotalPath, total)
+		if !ok {
+			return oa2mcptest.Case{}, false
+		}
+		c := normal
+		c.Name = name
+		c.Responses = map[string]oa2mcptest.Response{key: {Status: base.Status, ContentType: base.ContentType, Body: body}}
+		a := copyArgs(args)
+		if offset > 0 {
+			a[o.PageInput] = json.Number(fmt.Sprint(offset))
+		}
+		c.Args = encodeArgs(a)
+		items := min(o.Limit, total-offset)
+		next := -1
+		if o.PageInput != "" && offset+items < total {
+			next = offset + items
+		}
+		c.WantPage = &oa2mcptest.Page{Items: items, Total: total, HasMore: offset+items < total, Next: next, PageInput: o.PageInput}
+		return c, true
+	}
+	listLen := func(offset int) int {
+		if o.UpstreamPages {
+			return min(o.Limit, total-offset)
+		}
+		return total
+	}
+	var out []oa2mcptest.Case
+	if c, ok := page("paging: first page", 0, listLen(0)); ok {
+		out = append(out, c)
+	}
+	if o.PageInput != "" {
+		if c, ok := page("paging: last page", o.Limit, listLen(o.Limit)); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// listSource finds the operation whose response holds the paged list,
+// and the list's path in that response.
+func (b *builder) listSource(args map[string]any) (string, string) {
+	t, path := b.t, b.t.Output.ListPath
+	if t.Op != nil {
+		return oa2mcptest.OperationKey(t.Op), path
+	}
+	steps := t.Steps
+	if name, _ := args["action"].(string); name != "" {
+		for _, a := range t.Actions {
+			if a.Name == name {
+				steps = a.Steps
+			}
+		}
+	}
+	if len(steps) == 1 {
+		return oa2mcptest.OperationKey(&steps[0].Op), path
+	}
+	id, rest, _ := strings.Cut(path, ".")
+	for i := range steps {
+		if steps[i].ID == id {
+			return oa2mcptest.OperationKey(&steps[i].Op), rest
+		}
+	}
+	return "", ""
+}
+
+// withList returns body with the array at path replaced by n copies of
+// its first item (or of {} when it is empty), and the total at totalPath
+// set.
+func withList(body, path string, n int, totalPath string, total int) (string, bool) {
+	var root any
+	if err := json.Unmarshal([]byte(body), &root); err != nil {
+		return "", false
+	}
+	list, ok := at(root, path).([]any)
+	if !ok {
+		return "", false
+	}
+	var item any = map[string]any{}
+	if len(list) > 0 {
+		item = list[0]
+	}
+	items := make([]any, n)
+	for i := range items {
+		items[i] = item
+	}
+	if root, ok = set(root, path, items); !ok {
+		return "", false
+	}
+	if totalPath != "" {
+		if root, ok = set(root, totalPath, total); !ok {
+			return "", false
+		}
+	}
+	return encodeArgs(root), true
+}
+
+// at reads the value at a dotted path.
+func at(v any, path string) any {
+	if path == "" {
+		return v
+	}
+	for _, seg := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[seg]
+	}
+	return v
+}
+
+// set writes x at a dotted path of objects and returns the new root.
+func set(v any, path string, x any) (any, bool) {
+	if path == "" {
+		return x, true
+	}
+	seg, rest, _ := strings.Cut(path, ".")
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	inner, ok := set(m[seg], rest, x)
+	if !ok && rest != "" {
+		return nil, false
+	}
+	m[seg] = inner
+	return m, true
+}

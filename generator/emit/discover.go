@@ -1,0 +1,132 @@
+package emit
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime"
+)
+
+// Discovery mode renders its operations like tools, one variable each in
+// oa2mcp_operations*.go (big APIs stay reviewable and compile in
+// parallel), and its search index as one string constant in
+// oa2mcp_index.go, which the server decodes on the first search.
+
+// IndexFile holds the discovery search index.
+const IndexFile = "oa2mcp_index.go"
+
+// discoveryJobs renders the files of the discoverable operations and the
+// index; none without discovery.
+func discoveryJobs(srv *ir.Server) ([]renderJob, error) {
+	d := srv.Discovery
+	if d == nil {
+		return nil, nil
+	}
+	names := operationGoNames(d.Operations)
+	var jobs []renderJob
+	for start, i := 0, 0; start < len(d.Operations); start, i = start+toolsPerFile, i+1 {
+		end := min(start+toolsPerFile, len(d.Operations))
+		name := "oa2mcp_operations.go"
+		if i > 0 {
+			name = fmt.Sprintf("oa2mcp_operations_%d.go", i+1)
+		}
+		f, err := operationsFile(srv, d.Operations[start:end], names[start:end])
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, renderJob{name, f})
+	}
+	f := newFile(srv, srv.Package)
+	f.Comment("discoveryIndex ranks the discoverable operations for search_operations")
+	f.Comment("(see runtime.EncodeSearchIndex for its format).")
+	f.Const().Id("discoveryIndex").Op("=").Add(stringLit(d.Index))
+	return append(jobs, renderJob{IndexFile, f}), nil
+}
+
+// operationsFile renders one file of discoverable operations.
+func operationsFile(srv *ir.Server, ops []*runtime.Discoverable, names []string) (*jen.File, error) {
+	f := newFile(srv, srv.Package)
+	for i, op := range ops {
+		t := op.Tool
+		f.Comment(names[i] + " is the " + t.Name + " operation.")
+		f.Comment("")
+		line := t.Op.Method + " " + t.Op.Path
+		if t.Op.OperationID != "" {
+			line += " (operationId " + t.Op.OperationID + ")"
+		}
+		f.Comment(line)
+		lit, err := literal(reflect.ValueOf(op))
+		if err != nil {
+			return nil, fmt.Errorf("operation %s: %w", t.Name, err)
+		}
+		f.Var().Id(names[i]).Op("=").Add(lit)
+		f.Line()
+	}
+	return f, nil
+}
+
+// discoveryLiteral renders the server definition's Discovery: its
+// operations by variable name and its index by constant name.
+func discoveryLiteral(d *runtime.Discovery) (jen.Code, error) {
+	c := *d
+	c.Operations, c.Index = nil, ""
+	fields, err := structFields(reflect.ValueOf(c))
+	if err != nil {
+		return nil, fmt.Errorf("discovery: %w", err)
+	}
+	var ops []jen.Code
+	for _, n := range operationGoNames(d.Operations) {
+		ops = append(ops, jen.Id(n))
+	}
+	fields = append(fields,
+		field("Operations", jen.Index().Op("*").Qual(runtimePath, "Discoverable").Custom(multi, ops...)),
+		field("Index", jen.Id("discoveryIndex")))
+	return jen.Op("&").Qual(runtimePath, "Discovery").Custom(multi, fields...), nil
+}
+
+// operationGoNames gives each operation a unique Go identifier:
+// list_core_v1_pod becomes opListCoreV1Pod. The "op" prefix keeps them
+// apart from the tools' ("tool...") and the package's other names.
+func operationGoNames(ops []*runtime.Discoverable) []string {
+	taken := map[string]bool{}
+	out := make([]string, len(ops))
+	for i, op := range ops {
+		base := "op" + camel(op.Tool.Name)
+		name := base
+		for n := 2; taken[name]; n++ {
+			name = base + strconv.Itoa(n)
+		}
+		taken[name] = true
+		out[i] = name
+	}
+	return out
+}
+
+// camel joins the words of a tool name with capitals.
+func camel(name string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+	}
+	return b.String()
+}
+
+// docDiscovery is what the README says of discovery mode.
+type docDiscovery struct {
+	Operations             int
+	Search, Describe, Call string
+}
+
+func discoveryDoc(srv *ir.Server) *docDiscovery {
+	d := srv.Discovery
+	if d == nil {
+		return nil
+	}
+	return &docDiscovery{Operations: len(d.Operations), Search: d.Prefix + runtime.SearchToolName,
+		Describe: d.Prefix + runtime.DescribeToolName, Call: d.Prefix + runtime.CallToolName}
+}

@@ -1,0 +1,189 @@
+package mapping
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/discover"
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/overrides"
+	"github.com/oa2mcp/oa2mcp/runtime"
+)
+
+// Discovery mode: the operations no task tool uses are not tools but
+// discoverable operations, each mapped as its default tool would be, and
+// served through search_operations, describe_operation and
+// call_operation (see runtime.Discovery and docs/discovery.md).
+
+const (
+	// maxTopics bounds the areas the search tool's description names.
+	maxTopics    = 20
+	maxTopicText = 300
+	// maxHitSummary bounds the one-line summary of a search hit.
+	maxHitSummary = 100
+)
+
+// discoverUnused reports whether unused operations become discoverable:
+// the generate flag or config key, or select.unused: discover.
+func discoverUnused(cfg Config) bool {
+	return cfg.Discover || (cfg.Overrides != nil && cfg.Overrides.Select.Unused == overrides.UnusedDiscover)
+}
+
+// discovery maps the operations no task tool uses onto the server's
+// Discovery; the task tools keep their names. Nil when every operation
+// is a task tool's: three tools would offer nothing.
+func discovery(infos []*opInfo, used map[*opInfo]bool, tools []ir.Tool, prefix string, problems *diag.List) *runtime.Discovery {
+	rest, names := unusedNames(infos, used, tools)
+	checkReserved(tools, prefix, problems)
+	if len(rest) == 0 {
+		return nil
+	}
+	type entry struct {
+		op  *runtime.Discoverable
+		doc discover.Doc
+	}
+	var entries []entry
+	for i, info := range rest {
+		tool, err := info.defaultTool(names[i])
+		if err != nil {
+			problems.Errorf(info.op.Pos, "simplify the schema or exclude the operation", "%s %s: input schema cannot be encoded: %v", info.op.Method, info.op.RawPath, err)
+			continue
+		}
+		d := discoverable(info, tool)
+		entries = append(entries, entry{d, indexDoc(info.op, d.Tool)})
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].op.Tool.Name < entries[j].op.Tool.Name })
+	out := &runtime.Discovery{Topics: topics(rest)}
+	if prefix != "" {
+		out.Prefix = snakeCase(prefix) + "_"
+	}
+	docs := make([]discover.Doc, len(entries))
+	for i, e := range entries {
+		out.Operations = append(out.Operations, e.op)
+		docs[i] = e.doc
+	}
+	index, err := discover.Index(docs)
+	if err != nil {
+		problems.Errorf(diag.Position{}, "report this as an oa2mcp bug", "building the discovery index: %v", err)
+	}
+	out.Index = index
+	return out
+}
+
+// unusedNames lists the operations no task tool uses, with their
+// names: the tool names of the default mapping, giving way to the task
+// tools' names. Operation names carry no prefix: they are arguments,
+// not tools.
+func unusedNames(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool) ([]*opInfo, []string) {
+	var rest []*opInfo
+	var ops []*load.Operation
+	for _, info := range infos {
+		if !used[info] {
+			rest = append(rest, info)
+			ops = append(ops, info.op)
+		}
+	}
+	wanted := make([]string, 0, len(taken)+len(ops))
+	for _, t := range taken {
+		wanted = append(wanted, t.Name)
+	}
+	wanted = append(wanted, toolNames(ops, "")...)
+	return rest, uniqueNames(wanted, maxToolName)[len(taken):]
+}
+
+// checkReserved refuses task tools named like a discovery tool.
+func checkReserved(tools []ir.Tool, prefix string, problems *diag.List) {
+	p := ""
+	if prefix != "" {
+		p = snakeCase(prefix) + "_"
+	}
+	for _, t := range tools {
+		for _, base := range []string{runtime.SearchToolName, runtime.DescribeToolName, runtime.CallToolName} {
+			if t.Name == p+base {
+				problems.Errorf(t.Pos, "rename the tool", "tool %s has the name of a discovery tool", t.Name)
+			}
+		}
+	}
+}
+
+// discoverable is the operation's default tool as discovery serves it:
+// what it returns is said apart from the description, and an operation
+// without a summary gets its description's first sentence as title, the
+// one line a search hit shows.
+func discoverable(info *opInfo, tool ir.Tool) *runtime.Discoverable {
+	t := tool.Tool
+	ret := returnsSentence(info.op, info.in.w)
+	if ret != "" {
+		t.Description = strings.TrimSpace(strings.Replace(t.Description, " "+ret, "", 1))
+	}
+	if plainText(info.op.Summary) == "" {
+		if s := firstSentenceOf(plainText(info.op.Description)); s != "" {
+			t.Title = clip(s, maxHitSummary)
+		}
+	}
+	return &runtime.Discoverable{Tool: &t, Returns: strings.TrimSuffix(strings.TrimPrefix(ret, "Returns "), ".")}
+}
+
+// firstSentenceOf returns the first sentence of text, if short.
+func firstSentenceOf(text string) string {
+	if i := strings.Index(text, ". "); i >= 0 {
+		text = text[:i+1]
+	}
+	if len(text) > 2*maxHitSummary {
+		return ""
+	}
+	return text
+}
+
+// indexDoc is what the search index reads of an operation.
+func indexDoc(op *load.Operation, t *runtime.Tool) discover.Doc {
+	return discover.Doc{
+		Name: t.Name, OperationID: op.ID, Method: op.Method, Path: op.Path,
+		Summary: plainText(op.Summary), Description: plainText(op.Description),
+		Tags: op.Tags, Params: propertyNames(t.InputSchema), Deprecated: op.Deprecated,
+	}
+}
+
+// propertyNames lists the top-level properties of an input schema.
+func propertyNames(schema string) []string {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal([]byte(schema), &s) != nil {
+		return nil
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// topics names the API's areas: its most used tags, most used first.
+func topics(infos []*opInfo) string {
+	count := map[string]int{}
+	var tags []string
+	for _, info := range infos {
+		for _, t := range info.op.Tags {
+			if count[t] == 0 {
+				tags = append(tags, t)
+			}
+			count[t]++
+		}
+	}
+	sort.SliceStable(tags, func(i, j int) bool { return count[tags[i]] > count[tags[j]] })
+	var out []string
+	size := 0
+	for _, t := range tags {
+		if len(out) == maxTopics || size+len(t)+2 > maxTopicText {
+			break
+		}
+		out = append(out, t)
+		size += len(t) + 2
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,177 @@
+package mapping
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/internal/strictyaml"
+	"github.com/oa2mcp/oa2mcp/overrides"
+)
+
+// Result paths of the override file (output.pick, output.list.path and
+// total, creates_handle.from) are checked against the response schemas
+// of the operations the tool calls: a path that names no field is an
+// error at its place in the file, with the fields there and a "did you
+// mean". Where a schema does not say (free-form objects, unions), the
+// path is accepted.
+
+// checkOutputPaths checks one tool's result paths.
+func (tb *taskBuilder) checkOutputPaths(tool *ir.Tool, t *overrides.Tool, path string) {
+	if t.Output == nil || len(tool.Actions) > 0 {
+		return
+	}
+	w := newSchemaWriter(tb.doc, false, nil)
+	base := tb.toolResultSchema(tool)
+	o := tool.Output
+	item := base
+	if l := t.Output.List; l != nil {
+		at := path + ".output.list"
+		list := tb.walkPath(w, base, o.ListPath, at+".path", "a list")
+		if r := w.resolve(list); r != nil && r.Type != "" && r.Type != "array" {
+			tb.problems.Errorf(tb.ov.Pos(at+".path"), "point list.path at an array of the response", "output.list.path %q is %s, not an array", o.ListPath, r.Type)
+		}
+		if r := w.resolve(list); r != nil {
+			item = r.Items
+		}
+		if o.TotalPath != "" {
+			tb.walkPath(w, base, o.TotalPath, at+".total", "the total count")
+		}
+	}
+	for _, p := range o.Pick {
+		tb.walkPath(w, item, p.Path, path+".output.pick."+p.Name, "a field")
+	}
+}
+
+// toolResultSchema is the schema of a tool's merged result: its
+// operation's response, or its steps' responses keyed by step id.
+func (tb *taskBuilder) toolResultSchema(tool *ir.Tool) *load.Schema {
+	if tool.Op != nil {
+		if info := tb.ops[tool.Op.Method+" "+tool.Op.Path]; info != nil {
+			return successSchema(info.op)
+		}
+		return nil
+	}
+	return tb.resultSchema(tool.Steps, tb.stepInfos(tool.Steps))
+}
+
+// walkPath follows a result path ("a.b", "items[].id", "x[0]") through s
+// and reports the first segment the schema does not have. It returns the
+// schema at the path (nil where the schema does not say).
+func (tb *taskBuilder) walkPath(w *schemaWriter, s *load.Schema, path, at, what string) *load.Schema {
+	if path == "" {
+		return s
+	}
+	walked := []string{}
+	for _, seg := range strings.Split(path, ".") {
+		name, index, _ := strings.Cut(seg, "[")
+		r := w.resolve(s)
+		if r == nil {
+			return nil
+		}
+		if name != "" {
+			props, names, _, ok := (&inputBuilder{w: w}).objectShape(r)
+			if !ok {
+				return nil // free-form or a union: nothing to check against
+			}
+			next, found := props[name]
+			if !found {
+				tb.problems.Errorf(tb.ov.Pos(at), fieldsFix(name, names),
+					"%s %q names no field of the response: %s has no field %q", what, path, where(walked), name)
+				return nil
+			}
+			walked = append(walked, name)
+			r = w.resolve(next)
+			s = next
+		}
+		if index != "" {
+			if r == nil || (r.Type != "" && r.Type != "array") {
+				tb.problems.Errorf(tb.ov.Pos(at), "index only arrays ([] or [N])", "%s %q: %s is not an array", what, path, where(walked))
+				return nil
+			}
+			s = r.Items
+			walked[len(walked)-1] += "[" + index
+		}
+	}
+	return s
+}
+
+// where names a place in the response for a message.
+func where(walked []string) string {
+	if len(walked) == 0 {
+		return "the response"
+	}
+	return fmt.Sprintf("%q", strings.Join(walked, "."))
+}
+
+// fieldsFix suggests the closest field, or lists the fields.
+func fieldsFix(name string, names []string) string {
+	if s := strictyaml.Suggest(name, names); s != "" {
+		return "did you mean " + s + "?"
+	}
+	if len(names) > 12 {
+		names = append(names[:12:12], "...")
+	}
+	return "use one of: " + strings.Join(names, ", ")
+}
+
+// pageMode decides how a paged tool pages: when its page input is passed
+// to the upstream, the upstream pages the list and its answer's total
+// count (list.total, else a field named total, totalCount, total_count or
+// count beside the list) is the total; otherwise the runtime pages the
+// whole list.
+func (tb *taskBuilder) pageMode(tool *ir.Tool, t *overrides.Tool, path string) {
+	o := tool.Output
+	if o == nil || o.Limit <= 0 || o.PageInput == "" {
+		return
+	}
+	o.UpstreamPages = forwardsInput(tool, o.PageInput)
+	if t.Output.List != nil && t.Output.List.Total != "" {
+		o.TotalPath = t.Output.List.Total
+		return
+	}
+	if !o.UpstreamPages {
+		return
+	}
+	w := newSchemaWriter(tb.doc, false, nil)
+	parent, prefix := o.ListPath, ""
+	if i := strings.LastIndexByte(parent, '.'); i >= 0 {
+		parent, prefix = parent[:i], parent[:i]+"."
+	} else {
+		parent = ""
+	}
+	holder := w.resolve(tb.walkPath(w, tb.toolResultSchema(tool), parent, path+".output.list.path", "a list"))
+	props, _, _, ok := (&inputBuilder{w: w}).objectShape(holder)
+	if !ok {
+		return
+	}
+	for _, name := range []string{"total", "totalCount", "total_count", "count", "totalItems", "total_items"} {
+		if p := w.resolve(props[name]); p != nil && (p.Type == "integer" || p.Type == "number") {
+			o.TotalPath = prefix + name
+			return
+		}
+	}
+}
+
+// forwardsInput reports whether a tool passes input name to the upstream.
+func forwardsInput(tool *ir.Tool, name string) bool {
+	if tool.Op != nil {
+		for _, p := range tool.Op.Params {
+			if p.Arg == name {
+				return true
+			}
+		}
+		return false
+	}
+	for _, st := range tool.Steps {
+		for _, b := range st.Args {
+			for _, ref := range inputRefs(b.Expr) {
+				if ref == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
