@@ -1,0 +1,287 @@
+// Package discover builds the search index of discovery mode at
+// generation time: which operation of an API holds which search term, and
+// how strongly, from its name and operationId, summary, description, tags,
+// path and parameter names. The generated server embeds the encoded index
+// (runtime.Discovery.Index) and ranks operations with it, without network
+// or model.
+//
+// The weights are BM25F: a term counts more in a name than in a
+// description, more in a short field than in a long one, and with
+// diminishing returns when repeated; rare terms count more than common
+// ones.
+package discover
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/runtime"
+)
+
+// Doc is one operation as the index reads it.
+type Doc struct {
+	// Name is the operation's name in discovery mode (a tool name).
+	Name        string
+	OperationID string
+	Method      string
+	// Path is the path template, e.g. "/pets/{petId}".
+	Path string
+	// Summary and Description are plain text.
+	Summary     string
+	Description string
+	Tags        []string
+	// Params are the input property names.
+	Params     []string
+	Deprecated bool
+}
+
+// Fields of a document, each with its own weight.
+const (
+	fieldName = iota
+	fieldSummary
+	fieldTags
+	fieldPath
+	fieldMethod
+	fieldParams
+	fieldDescription
+	numFields
+)
+
+// fieldWeight is a field's weight and how much its length discounts it
+// (BM25's b: 0 none, 1 fully).
+type fieldWeight struct{ weight, b float64 }
+
+// weights are the fields' weights: the name says most precisely what an
+// operation does; descriptions are long and wander.
+func weights() [numFields]fieldWeight {
+	return [numFields]fieldWeight{
+		fieldName:        {3.0, 0.5},
+		fieldSummary:     {2.0, 0.5},
+		fieldTags:        {1.2, 0},
+		fieldPath:        {1.2, 0.3},
+		fieldMethod:      {0.8, 0},
+		fieldParams:      {0.4, 0.3},
+		fieldDescription: {0.6, 0.75},
+	}
+}
+
+const (
+	// k1 is BM25's saturation: how fast repeats stop counting.
+	k1 = 1.2
+	// compoundCount is how much a joined neighbour pair ("replicaset"
+	// from ReplicaSet) counts against a word of its own.
+	compoundCount = 0.5
+	// deprecatedFactor demotes deprecated operations.
+	deprecatedFactor = 0.5
+	// maxDescription bounds the description text indexed: later text is
+	// examples and caveats more than purpose.
+	maxDescription = 600
+	// maxNameLen is the length of a name shortened to fit tool-name
+	// limits.
+	maxNameLen = 64
+)
+
+// Index returns the encoded search index of docs, which are in the order
+// of runtime.Discovery.Operations.
+func Index(docs []Doc) (string, error) {
+	bags := make([]*bag, len(docs))
+	for i, d := range docs {
+		bags[i] = docBag(d)
+	}
+	return runtime.EncodeSearchIndex(len(docs), weigh(bags))
+}
+
+// bag holds one document's term counts per field.
+type bag struct {
+	counts     [numFields]map[string]float64
+	lengths    [numFields]float64
+	deprecated bool
+}
+
+func newBag() *bag {
+	b := &bag{}
+	for f := range b.counts {
+		b.counts[f] = map[string]float64{}
+	}
+	return b
+}
+
+// addText counts the terms of text in field f, with the compounds of
+// neighbouring words within one identifier.
+func (b *bag) addText(f int, text string, once bool) {
+	for _, g := range runtime.SearchTermGroups(text) {
+		for i, t := range g {
+			b.add(f, t, 1, once)
+			if i > 0 {
+				b.add(f, g[i-1]+t, compoundCount, once)
+			}
+		}
+	}
+}
+
+// add counts one term; once keeps a term's count at its largest, for
+// fields that name a thing rather than talk about it.
+func (b *bag) add(f int, term string, n float64, once bool) {
+	if once {
+		b.counts[f][term] = max(b.counts[f][term], n)
+	} else {
+		b.counts[f][term] += n
+	}
+	b.lengths[f] += n
+}
+
+// docBag reads one document into its fields.
+func docBag(d Doc) *bag {
+	b := newBag()
+	if len(d.Name) < maxNameLen {
+		// A shortened name ends in a cut word and a hash: noise.
+		b.addText(fieldName, d.Name, true)
+	}
+	b.addText(fieldName, d.OperationID, true)
+	summary, desc := d.Summary, d.Description
+	if summary == "" {
+		summary, desc = firstSentence(desc)
+	}
+	b.addText(fieldSummary, summary, false)
+	b.addText(fieldDescription, clipText(desc, maxDescription), false)
+	for _, t := range d.Tags {
+		b.addText(fieldTags, t, true)
+	}
+	for _, seg := range strings.Split(d.Path, "/") {
+		if strings.HasPrefix(seg, "{") {
+			b.addText(fieldParams, seg, true)
+		} else {
+			b.addText(fieldPath, seg, true)
+		}
+	}
+	for _, p := range d.Params {
+		b.addText(fieldParams, p, true)
+	}
+	for _, v := range methodVerbs(d.Method, d.Path) {
+		b.addText(fieldMethod, v, true)
+	}
+	b.deprecated = d.Deprecated || mentionsDeprecation(d.Summary) || mentionsDeprecation(d.Description)
+	return b
+}
+
+// methodVerbs are the verbs an HTTP method stands for: a request saying
+// "create" or "list" finds an operation whose name does not say it.
+func methodVerbs(method, path string) []string {
+	item := strings.HasSuffix(strings.TrimRight(path, "/"), "}")
+	switch strings.ToUpper(method) {
+	case "GET", "HEAD":
+		if item {
+			return []string{"get"}
+		}
+		return []string{"get", "list"}
+	case "POST":
+		if item {
+			return []string{"update"}
+		}
+		return []string{"create"}
+	case "PUT":
+		return []string{"update", "replace"}
+	case "PATCH":
+		return []string{"update", "patch"}
+	case "DELETE":
+		return []string{"delete"}
+	}
+	return nil
+}
+
+// mentionsDeprecation spots operations a spec deprecates in prose only
+// ("deprecated: use the 'watch' parameter", "This endpoint is deprecated").
+func mentionsDeprecation(text string) bool {
+	head := strings.ToLower(clipText(text, 200))
+	return strings.Contains(head, "deprecated")
+}
+
+// firstSentence splits text after its first sentence: an operation
+// without a summary usually opens its description with one.
+func firstSentence(text string) (string, string) {
+	text = strings.TrimSpace(text)
+	if i := strings.Index(text, ". "); i >= 0 && i < 200 {
+		return text[:i+1], text[i+2:]
+	}
+	if len(text) <= 200 {
+		return text, ""
+	}
+	return "", text
+}
+
+// clipText keeps at most n bytes of text, cut at a space.
+func clipText(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	cut := text[:n]
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return cut
+}
+
+// weigh turns the documents' counts into BM25F term weights.
+func weigh(bags []*bag) []runtime.IndexTerm {
+	var avg [numFields]float64
+	for _, b := range bags {
+		for f := range avg {
+			avg[f] += b.lengths[f]
+		}
+	}
+	for f := range avg {
+		avg[f] = max(avg[f]/float64(max(len(bags), 1)), 1)
+	}
+	postings := map[string][]runtime.Posting{}
+	fw := weights()
+	for op, b := range bags {
+		for _, t := range b.terms() {
+			tf := 0.0
+			for f := range fw {
+				if c := b.counts[f][t]; c > 0 {
+					tf += fw[f].weight * c / (1 - fw[f].b + fw[f].b*b.lengths[f]/avg[f])
+				}
+			}
+			w := tf / (tf + k1)
+			if b.deprecated {
+				w *= deprecatedFactor
+			}
+			postings[t] = append(postings[t], runtime.Posting{Op: op, Weight: w})
+		}
+	}
+	return terms(postings, len(bags))
+}
+
+// terms sorts the postings by term and adds each term's inverse
+// document frequency.
+func terms(postings map[string][]runtime.Posting, n int) []runtime.IndexTerm {
+	names := make([]string, 0, len(postings))
+	for t := range postings {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	out := make([]runtime.IndexTerm, 0, len(names))
+	for _, t := range names {
+		df := float64(len(postings[t]))
+		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
+		out = append(out, runtime.IndexTerm{Term: t, IDF: idf, Postings: postings[t]})
+	}
+	return out
+}
+
+// terms lists a document's distinct terms, sorted.
+func (b *bag) terms() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range b.counts {
+		for t := range m {
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
