@@ -11,6 +11,7 @@ import (
 var (
 	toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 	stepIDRE   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+	goIdentRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	typeNames  = map[string]bool{"": true, "string": true, "integer": true, "number": true, "boolean": true, "array": true, "object": true}
 )
 
@@ -20,9 +21,12 @@ var (
 func (f *File) checkShape() diag.List {
 	var l diag.List
 	switch f.Select.Unused {
-	case "", "keep", "drop":
+	case "", "keep", "drop", UnusedDiscover:
 	default:
-		l.Errorf(f.Pos("select.unused"), `use "keep" or "drop"`, "unknown value %q for select.unused", f.Select.Unused)
+		l.Errorf(f.Pos("select.unused"), `use "keep", "drop" or "discover"`, "unknown value %q for select.unused", f.Select.Unused)
+	}
+	if f.Server.Extend != "" && !goIdentRE.MatchString(f.Server.Extend) {
+		l.Errorf(f.Pos("server.extend"), "name a function of the generated package, e.g. extend", "server.extend %q is not a Go identifier", f.Server.Extend)
 	}
 	if f.Server.ToolPrefix != "" && !toolNameRE.MatchString(f.Server.ToolPrefix) {
 		l.Errorf(f.Pos("server.tool_prefix"), "use letters, digits, _ and - only", "tool_prefix %q is not a valid name part", f.Server.ToolPrefix)
@@ -110,7 +114,7 @@ func (f *File) checkSteps(steps []*Step, path string, l *diag.List) {
 		ids[s.ID] = true
 		for arg, v := range s.Args {
 			if _, err := ParseExpr(v); err != nil {
-				l.Errorf(f.Pos(sp+".args."+arg), "see docs/overrides.md#bindings", "binding for %q: %v", arg, err)
+				l.Errorf(f.Pos(sp+".args."+arg), "write ${input.NAME}, ${steps.ID.body.FIELD}, ${steps.ID.status}, ${env.VAR}, ${config.NAME} or ${identity.CLAIM}", "binding for %q: %v", arg, err)
 			}
 		}
 	}

@@ -43,6 +43,11 @@ type Server struct {
 	// RateLimit limits tool calls per caller (token bucket); tools may set
 	// their own.
 	RateLimit *RateLimit `yaml:"rate_limit" json:"rate_limit"`
+	// Extend names a function the generated package's own hand-written
+	// code defines, func(Options) Options, that New and Main apply to
+	// every Options: the place for hand-written tools, middleware and
+	// shared stores. The generated code does not compile until it exists.
+	Extend string `yaml:"extend" json:"extend"`
 	// HandleStore chooses where handles live: "memory" (default, one
 	// process) or "redis" (adds the Redis store to the generated code and
 	// the go-redis dependency; the URL is given at run time).
@@ -96,10 +101,15 @@ type Select struct {
 	// Exclude drops operations matching any rule, after Include.
 	Exclude []Match `yaml:"exclude" json:"exclude"`
 	// Unused says what happens to selected operations no task tool uses:
-	// "keep" makes them one-to-one tools, "drop" leaves them out. The
-	// default is "drop" when the file declares tools, else "keep".
+	// "keep" makes them one-to-one tools, "drop" leaves them out,
+	// "discover" serves them through the tools search_operations,
+	// describe_operation and call_operation. The default is "drop" when
+	// the file declares tools, else "keep".
 	Unused string `yaml:"unused" json:"unused"`
 }
+
+// UnusedDiscover is the select.unused value of discovery mode.
+const UnusedDiscover = "discover"
 
 // Match selects operations; all given fields must match.
 type Match struct {
@@ -270,4 +280,9 @@ type List struct {
 	// PageInput names the input that selects the next page (e.g. "offset"
 	// or "page"); the result then tells the model what to pass.
 	PageInput string `yaml:"page_input" json:"page_input"`
+	// Total is the path of the total count in the result when the
+	// upstream pages the list itself (the page input is passed to it);
+	// default: a number named total, totalCount, total_count or count
+	// beside the list.
+	Total string `yaml:"total" json:"total"`
 }

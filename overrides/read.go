@@ -2,7 +2,9 @@ package overrides
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -18,6 +20,11 @@ type positions map[string]diag.Position
 func ReadFile(path string) (*File, diag.List) {
 	data, err := os.ReadFile(path)
 	if err != nil {
+		// The position names the file already; say only why.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		var l diag.List
 		l.Errorf(diag.Position{File: path}, "check the --overrides path", "cannot read the override file: %v", err)
 		return nil, l

@@ -36,7 +36,7 @@ tools:
 		t.Errorf("unknown key not reported:\n%s", got)
 	}
 	for _, want := range []string{
-		`o.yaml:4:3: unknown value "sometimes" for select.unused; use "keep" or "drop"`,
+		`o.yaml:4:3: unknown value "sometimes" for select.unused; use "keep", "drop" or "discover"`,
 		`o.yaml:6:5: tool name "bad name!" is not valid`,
 		`tool "bad name!" has 2 of operation, steps and actions`,
 		`binding for "x": ${nowhere.y}: unknown root "nowhere"`,

@@ -179,7 +179,7 @@ func (f *File) checkToolState(t *Tool, path string, l *diag.List) {
 	}
 	if t.Confirm != "" {
 		if _, err := ParseExpr(t.Confirm); err != nil {
-			l.Errorf(f.Pos(path+".confirm"), "see docs/overrides.md#bindings", "confirm text: %v", err)
+			l.Errorf(f.Pos(path+".confirm"), "write ${input.NAME}, ${steps.ID.body.FIELD}, ${steps.ID.status}, ${env.VAR}, ${config.NAME} or ${identity.CLAIM}", "confirm text: %v", err)
 		}
 	}
 	if t.IdempotencyHeader != "" && !IsToken(t.IdempotencyHeader) {
@@ -265,7 +265,7 @@ func (f *File) checkUpdatesHandle(t *Tool, path string, l *diag.List) {
 				l.Errorf(f.Pos(fp), "append to or set a field, not both", "state field %q is both appended to and set", name)
 			}
 			if _, err := ParseExpr(m[name]); err != nil {
-				l.Errorf(f.Pos(fp), "see docs/overrides.md#bindings", "binding for %q: %v", name, err)
+				l.Errorf(f.Pos(fp), "write ${input.NAME}, ${steps.ID.body.FIELD}, ${steps.ID.status}, ${env.VAR}, ${config.NAME} or ${identity.CLAIM}", "binding for %q: %v", name, err)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 
 	"github.com/spf13/cobra"
 )
@@ -41,6 +42,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newGenerateCmd(), newInitCmd(), newLintCmd(), newVersionCmd())
 	err := root.Execute()
 	if err == nil {
@@ -56,4 +58,29 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Cobra's own errors are about flags and arguments.
 	fmt.Fprintln(stderr, "oa2mcp:", err)
 	return exitUsage
+}
+
+// badValueRE matches pflag's message for a flag value of the wrong type,
+// whose cause names Go functions ("strconv.ParseInt: parsing ...").
+var badValueRE = regexp.MustCompile(`^invalid argument ("[^"]*") for "(?:-\w, )?--([\w-]+)" flag`)
+
+// flagError rewrites a flag value of the wrong type in the user's terms:
+// the flag, the value and the kind of value it takes.
+func flagError(cmd *cobra.Command, err error) error {
+	m := badValueRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	want := "another value"
+	if f := cmd.Flags().Lookup(m[2]); f != nil {
+		switch f.Value.Type() {
+		case "int", "int64", "uint":
+			want = "a whole number, e.g. --" + m[2] + " 40"
+		case "bool":
+			want = "true or false, e.g. --" + m[2] + "=true"
+		case "duration":
+			want = "a duration, e.g. 10s"
+		}
+	}
+	return fmt.Errorf("--%s %s: not a valid value; use %s", m[2], m[1], want)
 }

@@ -50,7 +50,7 @@ func TestGenerateWithFlags(t *testing.T) {
 		}
 	}
 	gomod, _ := os.ReadFile(filepath.Join(out, "go.mod"))
-	if !strings.HasPrefix(string(gomod), "module shop\n") {
+	if !strings.HasPrefix(string(gomod), "module example/shop\n") {
 		t.Errorf("go.mod: %s", gomod)
 	}
 }

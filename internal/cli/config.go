@@ -25,6 +25,10 @@ type fileConfig struct {
 	NoCallTests bool `yaml:"no_call_tests"`
 	// Metrics adds Prometheus metrics at /metrics to the generated server.
 	Metrics bool `yaml:"metrics"`
+	// Discover serves the operations no task tool uses through the three
+	// discovery tools (search_operations, describe_operation,
+	// call_operation) instead of one tool each.
+	Discover bool `yaml:"discover"`
 	// RuntimeDir is the folder of the runtime module, for a replace
 	// directive in a generated go.mod.
 	RuntimeDir string `yaml:"runtime_dir"`
@@ -70,6 +74,8 @@ type settings struct {
 	noCallTests bool
 	// metrics adds the Prometheus /metrics endpoint.
 	metrics bool
+	// discover serves unused operations through the discovery tools.
+	discover bool
 }
 
 // validate reports missing required settings.

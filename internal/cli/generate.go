@@ -53,6 +53,7 @@ Exit codes: 0 ok, 1 problems in the inputs (or drift with --check), 2 usage or I
 	f.BoolVar(&s.check, "check", false, "compare with the output folder instead of writing; exit 1 on drift")
 	f.BoolVarP(&s.verbose, "verbose", "v", false, "print each stage with its timing on stderr")
 	f.BoolVar(&s.metrics, "metrics", false, "serve Prometheus metrics at /metrics (adds github.com/prometheus/client_golang to the generated code)")
+	f.BoolVar(&s.discover, "discover", false, "serve the operations no task tool uses through three tools (search_operations, describe_operation, call_operation) instead of one tool each; see docs/discovery.md")
 	f.BoolVar(&s.noCallTests, "no-call-tests", false, "do not generate oa2mcp_calls_test.go (the per-tool call cases)")
 	f.StringVar(&s.runtimeDir, "runtime-dir", "", "folder of the oa2mcp runtime module: the go.mod written for an output outside any module replaces github.com/oa2mcp/oa2mcp/runtime with it")
 	return cmd
@@ -60,6 +61,9 @@ Exit codes: 0 ok, 1 problems in the inputs (or drift with --check), 2 usage or I
 
 // mergeConfig fills settings from the config file where no flag was given.
 func mergeConfig(cmd *cobra.Command, s *settings, path string) error {
+	if err := checkReadable(path, "the config file", "-c"); err != nil {
+		return err
+	}
 	cfg, problems := readConfig(path)
 	printProblems(cmd.ErrOrStderr(), problems)
 	if problems.HasErrors() {
@@ -86,11 +90,17 @@ func mergeConfig(cmd *cobra.Command, s *settings, path string) error {
 	if !cmd.Flags().Changed("metrics") {
 		s.metrics = cfg.Metrics
 	}
+	if !cmd.Flags().Changed("discover") {
+		s.discover = cfg.Discover
+	}
 	return nil
 }
 
 // runGenerate loads, generates and writes (or checks) one server.
 func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
+	if err := checkInputFiles(s); err != nil {
+		return err
+	}
 	prog := newProgress(stderr, s.verbose)
 	doc, ov, problems := loadInputs(ctx, s)
 	prog.stage("load", loadDetail(s.spec, doc))
@@ -104,6 +114,10 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	cfg.Overrides = ov
 	cfg.NoCallTests = s.noCallTests
 	cfg.Metrics = s.metrics
+	cfg.Discover = s.discover
+	if cfg.GoMod != "" && !s.check {
+		fmt.Fprintf(stderr, "note: %s lies in no Go module, so it gets a go.mod with module %s; write your repository's module path there to publish it (generate follows it)\n", s.out, cfg.GoMod)
+	}
 	if s.runtimeDir != "" && cfg.GoMod == "" {
 		fmt.Fprintf(stderr, "warning: --runtime-dir has no effect: %s lies in an existing Go module, whose go.mod you maintain; add \"replace github.com/oa2mcp/oa2mcp/runtime => %s\" there\n", s.out, s.runtimeDir)
 	}
@@ -113,12 +127,13 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 		return reportProblems(stderr, problems)
 	}
 	prog.stage("generate", fmt.Sprintf("%d tools, %d files", len(res.Server.Tools), len(res.Files)))
+	warnEmpty(&problems, doc, res.Server)
 	printProblems(stderr, problems)
 	err = writeResult(s, res, stdout)
 	prog.stage("write", "")
 	noteUnowned(stderr, s.out, res.Files)
 	if err == nil && !s.check {
-		printLintSummary(stderr, res.Server)
+		printLintSummary(stderr, res.Server, lintSources(s, doc, ov))
 		prog.stage("lint", "")
 	}
 	prog.total()
@@ -210,16 +225,20 @@ func replacePath(outAbs, dir string) (string, error) {
 }
 
 // moduleFallback is the module path of a go.mod generated for an output
-// folder outside any module: the server name, else the folder's name.
+// folder outside any module: example/ and the server name, else the
+// folder's name. A bare path ("srv") is one the Go standard library may
+// claim (an output folder named "errors" would import the standard
+// package); Go reserves the first element "example" for users' own
+// modules, so the path never collides and works until the user writes
+// their repository's path into go.mod, which oa2mcp then follows.
 func moduleFallback(name, out string) string {
-	if name != "" {
-		return name
+	elem := name
+	if elem == "" {
+		if abs, err := filepath.Abs(out); err == nil {
+			elem = filepath.Base(abs)
+		}
 	}
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		return "mcpserver"
-	}
-	return filepath.Base(abs)
+	return "example/" + modulePathElem(elem)
 }
 
 // writeResult writes the files, or in check mode reports drift.
@@ -239,8 +258,12 @@ func writeResult(s *settings, res *generator.Result, stdout io.Writer) error {
 	if err := write.Apply(s.out, changes); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	fmt.Fprintf(stdout, "generated %d tools into %s: %d file(s) written, %d unchanged\n",
-		len(res.Server.Tools), s.out, len(changes), len(res.Files)-countWrites(changes))
+	tools := fmt.Sprintf("%d tools", len(res.Server.Tools))
+	if d := res.Server.Discovery; d != nil {
+		tools += fmt.Sprintf(" and %d operations for discovery", len(d.Operations))
+	}
+	fmt.Fprintf(stdout, "generated %s into %s: %d file(s) written, %d unchanged\n",
+		tools, s.out, len(changes), len(res.Files)-countWrites(changes))
 	return nil
 }
 

@@ -12,7 +12,9 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/lint"
+	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
+	"github.com/oa2mcp/oa2mcp/overrides"
 )
 
 // lintOptions are the flags of lint besides the shared settings.
@@ -69,11 +71,15 @@ Exit codes: 0 no errors, 1 findings at error severity (or warnings with
 
 // runLint loads and builds the server like generate, then lints it.
 func runLint(ctx context.Context, s *settings, o *lintOptions, stdout, stderr io.Writer) error {
-	srv, err := loadAndBuild(ctx, s, stderr)
+	if err := checkInputFiles(s); err != nil {
+		return err
+	}
+	srv, src, err := loadAndBuild(ctx, s, stderr)
 	if err != nil {
 		return err
 	}
 	rep := lint.Check(srv, o.cfg)
+	lint.Locate(rep, srv, src)
 	if o.format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -90,32 +96,55 @@ func runLint(ctx context.Context, s *settings, o *lintOptions, stdout, stderr io
 	return nil
 }
 
-// loadAndBuild reads the spec and builds the IR; input problems are
-// printed and returned as exit code 1.
-func loadAndBuild(ctx context.Context, s *settings, stderr io.Writer) (*ir.Server, error) {
+// loadAndBuild reads the spec and builds the IR, with the sources that
+// locate lint findings; input problems are printed and returned as exit
+// code 1.
+func loadAndBuild(ctx context.Context, s *settings, stderr io.Writer) (*ir.Server, lint.Sources, error) {
 	doc, ov, problems := loadInputs(ctx, s)
 	if problems.HasErrors() {
-		return nil, reportProblems(stderr, problems)
+		return nil, lint.Sources{}, reportProblems(stderr, problems)
 	}
 	srv, more := mapping.Build(doc, mapping.Config{Name: s.name, Package: s.pkg, ToolPrefix: s.toolPrefix, Overrides: ov})
 	problems = append(problems, more...)
 	if problems.HasErrors() {
-		return nil, reportProblems(stderr, problems)
+		return nil, lint.Sources{}, reportProblems(stderr, problems)
 	}
-	return srv, nil
+	warnEmpty(&problems, doc, srv)
+	printProblems(stderr, problems)
+	return srv, lintSources(s, doc, ov), nil
+}
+
+// lintSources are the inputs findings point into: the override file only
+// when one was read from disk (x-oa2mcp-* extensions are re-encoded, so
+// their positions are not the spec's).
+func lintSources(s *settings, doc *load.Document, ov *overrides.File) lint.Sources {
+	src := lint.Sources{Doc: doc}
+	if s.overrides != "" {
+		src.Overrides = ov
+	}
+	return src
+}
+
+// findingPlace is where a finding prints: "file:line:col: tool.param".
+func findingPlace(rep *lint.Report, f *lint.Finding) string {
+	where := rep.Server
+	if f.Tool != "" {
+		where = f.Tool
+	}
+	if f.Param != "" {
+		where += "." + f.Param
+	}
+	if pos := f.Pos().String(); pos != "" {
+		where = pos + ": " + where
+	}
+	return where
 }
 
 // printLintText prints one block per finding and a summary line.
 func printLintText(w io.Writer, rep *lint.Report) {
-	for _, f := range rep.Findings {
-		where := rep.Server
-		if f.Tool != "" {
-			where = f.Tool
-		}
-		if f.Param != "" {
-			where += "." + f.Param
-		}
-		fmt.Fprintf(w, "%s: %s: %s [%s]\n\tfix: %s\n", where, f.Severity, f.Message, f.Rule, f.Fix)
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		fmt.Fprintf(w, "%s: %s: %s [%s]\n\tfix: %s\n", findingPlace(rep, f), f.Severity, f.Message, f.Rule, f.Fix)
 	}
 	fmt.Fprintf(w, "%s: %d tools, tools/list ≈ %d tokens: %s\n", rep.Server, rep.Tools, rep.ListTokens, countLine(rep))
 }
@@ -129,8 +158,9 @@ const maxLintExamples = 3
 
 // printLintSummary is what generate prints after writing: errors and
 // warnings counted per rule, plus the first few findings.
-func printLintSummary(w io.Writer, srv *ir.Server) {
+func printLintSummary(w io.Writer, srv *ir.Server, src lint.Sources) {
 	rep := lint.Check(srv, lint.Config{})
+	lint.Locate(rep, srv, src)
 	var shown []lint.Finding
 	perRule := map[string]int{}
 	for _, f := range rep.Findings {
@@ -163,13 +193,6 @@ func printLintSummary(w io.Writer, srv *ir.Server) {
 			fmt.Fprintf(w, "lint: ... run oa2mcp lint for all %d findings and their fixes\n", len(shown))
 			break
 		}
-		tool := f.Tool
-		if f.Param != "" {
-			tool += "." + f.Param
-		}
-		if tool == "" {
-			tool = rep.Server
-		}
-		fmt.Fprintf(w, "lint: %s: %s: %s [%s]\n", tool, f.Severity, f.Message, f.Rule)
+		fmt.Fprintf(w, "lint: %s: %s: %s [%s]\n", findingPlace(rep, &f), f.Severity, f.Message, f.Rule)
 	}
 }

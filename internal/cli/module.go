@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -26,9 +27,13 @@ func findModule(dir, fallbackName string) (moduleInfo, error) {
 		return moduleInfo{}, err
 	}
 	for cur := abs; ; cur = filepath.Dir(cur) {
-		data, err := os.ReadFile(filepath.Join(cur, "go.mod"))
+		gomod := filepath.Join(cur, "go.mod")
+		data, err := os.ReadFile(gomod)
 		if err == nil {
 			mod := modulePath(data)
+			if mod == "" {
+				return moduleInfo{}, fmt.Errorf("%s: no module line, so the output's import path is unknown; add \"module PATH\" at its top", gomod)
+			}
 			rel, err := filepath.Rel(cur, abs)
 			if err != nil {
 				return moduleInfo{}, err
@@ -52,4 +57,24 @@ func modulePath(gomod []byte) string {
 		}
 	}
 	return ""
+}
+
+// modulePathElem makes name a valid module path element: lower case
+// ASCII letters, digits, "-", "." and "_", neither starting nor ending in
+// "." or "-"; "mcpserver" when nothing is left.
+func modulePathElem(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '.', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	elem := strings.Trim(b.String(), ".-")
+	if elem == "" {
+		return "mcpserver"
+	}
+	return elem
 }

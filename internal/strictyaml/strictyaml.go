@@ -1,9 +1,12 @@
 // Package strictyaml decodes YAML into Go structs and reports every
 // problem at once with its line and column: syntax errors, unknown keys
-// (with a "did you mean" suggestion) and values of the wrong type.
+// (with a "did you mean" suggestion) and values of the wrong type, named
+// by their key and the YAML type wanted ("tools[0].output.list.limit
+// must be an integer, not the string \"many\""), never by Go type names.
 //
-// goccy/go-yaml's own strict mode stops at the first unknown field, which
-// would make a user fix an override file one error per run.
+// goccy/go-yaml's own strict mode stops at the first unknown field, and
+// its type errors name Go struct fields; either would make a user fix an
+// override file one cryptic error per run.
 package strictyaml
 
 import (
@@ -11,6 +14,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -30,9 +34,10 @@ func Decode(file string, data []byte, v any) diag.List {
 		problems = append(problems, yamlProblem(file, err, "fix the YAML syntax"))
 		return problems
 	}
+	w := &walker{file: file, problems: &problems}
 	for _, doc := range f.Docs {
 		if doc.Body != nil {
-			checkKeys(file, doc.Body, reflect.TypeOf(v).Elem(), &problems)
+			w.node(doc.Body, reflect.TypeOf(v).Elem(), "")
 		}
 	}
 	if problems.HasErrors() {
@@ -44,35 +49,60 @@ func Decode(file string, data []byte, v any) diag.List {
 	return problems
 }
 
-// checkKeys walks node alongside type t and reports mapping keys that t
-// has no field for.
-func checkKeys(file string, node ast.Node, t reflect.Type, problems *diag.List) {
+// walker checks a YAML tree against a Go type, collecting problems.
+type walker struct {
+	file     string
+	problems *diag.List
+}
+
+// node checks node, found at key path path, against type t: its kind,
+// then its keys and items.
+func (w *walker) node(node ast.Node, t reflect.Type, path string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	node = unwrap(node)
+	if node == nil || t.Kind() == reflect.Interface || !w.kindOK(node, t, path) {
+		return
 	}
 	switch n := node.(type) {
 	case *ast.MappingNode:
 		for _, mv := range n.Values {
-			checkEntry(file, mv, t, problems)
+			w.entry(mv, t, path)
 		}
 	case *ast.MappingValueNode:
-		checkEntry(file, n, t, problems)
+		w.entry(n, t, path)
 	case *ast.SequenceNode:
-		if t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
-			for _, item := range n.Values {
-				checkKeys(file, item, t.Elem(), problems)
-			}
+		for i, item := range n.Values {
+			w.node(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
 		}
-	case *ast.TagNode:
-		checkKeys(file, n.Value, t, problems)
 	}
 }
 
-func checkEntry(file string, mv *ast.MappingValueNode, t reflect.Type, problems *diag.List) {
+// unwrap looks through tags and anchors; aliases and nulls are nil (an
+// alias repeats a value checked where it is defined; null is every
+// type's zero value).
+func unwrap(node ast.Node) ast.Node {
+	for {
+		switch n := node.(type) {
+		case *ast.TagNode:
+			node = n.Value
+		case *ast.AnchorNode:
+			node = n.Value
+		case *ast.AliasNode, *ast.NullNode, nil:
+			return nil
+		default:
+			return node
+		}
+	}
+}
+
+// entry checks one key of a mapping decoded into t (a struct or a map).
+func (w *walker) entry(mv *ast.MappingValueNode, t reflect.Type, path string) {
 	key := keyText(mv.Key)
 	switch t.Kind() {
 	case reflect.Map:
-		checkKeys(file, mv.Value, t.Elem(), problems)
+		w.node(mv.Value, t.Elem(), joinPath(path, key))
 	case reflect.Struct:
 		fields := yamlFields(t)
 		ft, ok := fields[key]
@@ -81,11 +111,133 @@ func checkEntry(file string, mv *ast.MappingValueNode, t reflect.Type, problems 
 			if s := Suggest(key, keys(fields)); s != "" {
 				fix = "did you mean " + s + "?"
 			}
-			problems.Errorf(position(file, mv.Key.GetToken()), fix, "unknown key %q", key)
+			w.problems.Errorf(position(w.file, mv.Key.GetToken()), fix, "unknown key %q", key)
 			return
 		}
-		checkKeys(file, mv.Value, ft, problems)
+		w.node(mv.Value, ft, joinPath(path, key))
 	}
+}
+
+// kindOK reports whether node can decode into t, reporting the key, the
+// type wanted and the value found when it cannot. It accepts what the
+// decoder converts: any scalar as a string, "3" and 1.0 as integers.
+func (w *walker) kindOK(node ast.Node, t reflect.Type, path string) bool {
+	want, fix := wanted(t)
+	if want == "" || accepts(node, t) {
+		return true
+	}
+	what := path
+	if what == "" {
+		what = "the document"
+	}
+	w.problems.Errorf(position(w.file, node.GetToken()), fix, "%s must be %s, not %s", what, want, describe(node))
+	return false
+}
+
+// wanted names the YAML type that decodes into t, and how to write one.
+func wanted(t reflect.Type) (want, fix string) {
+	switch t.Kind() {
+	case reflect.String:
+		return "a single value", "write one value; quote text that contains \": \" or starts with [ or {"
+	case reflect.Bool:
+		return "true or false", "write true or false, without quotes"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer", "write a whole number, e.g. 20"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer of 0 or more", "write a whole number of 0 or more, e.g. 20"
+	case reflect.Float32, reflect.Float64:
+		return "a number", "write a number, e.g. 1.5"
+	case reflect.Slice, reflect.Array:
+		return "a list", "write one \"- item\" per line under the key, or [a, b]"
+	case reflect.Map, reflect.Struct:
+		return "a mapping", "write key: value pairs indented under the key"
+	}
+	return "", ""
+}
+
+// accepts reports whether node decodes into t.
+func accepts(node ast.Node, t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String:
+		return isScalar(node)
+	case reflect.Bool:
+		_, ok := node.(*ast.BoolNode)
+		return ok
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return asNumber(node, true, false)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return asNumber(node, true, true)
+	case reflect.Float32, reflect.Float64:
+		return asNumber(node, false, false)
+	case reflect.Slice, reflect.Array:
+		_, ok := node.(*ast.SequenceNode)
+		return ok
+	case reflect.Map, reflect.Struct:
+		switch node.(type) {
+		case *ast.MappingNode, *ast.MappingValueNode:
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+func isScalar(node ast.Node) bool {
+	switch node.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode:
+		return false
+	}
+	return true
+}
+
+// asNumber reports whether a scalar reads as a number: an integer (whole)
+// that is not negative (unsigned), written plainly or quoted.
+func asNumber(node ast.Node, whole, unsigned bool) bool {
+	if !isScalar(node) {
+		return false
+	}
+	switch node.(type) {
+	case *ast.InfinityNode, *ast.NanNode:
+		return !whole
+	case *ast.BoolNode, *ast.LiteralNode:
+		return false
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(node.GetToken().Value, "_", ""), 64)
+	if err != nil {
+		n, ierr := strconv.ParseInt(node.GetToken().Value, 0, 64)
+		if ierr != nil {
+			return false
+		}
+		f = float64(n)
+	}
+	return (!whole || f == float64(int64(f))) && (!unsigned || f >= 0)
+}
+
+// describe says what a node holds, for messages: the string "many", the
+// number 1.5, a list.
+func describe(node ast.Node) string {
+	switch n := node.(type) {
+	case *ast.StringNode:
+		return fmt.Sprintf("the string %q", n.Value)
+	case *ast.IntegerNode, *ast.FloatNode, *ast.InfinityNode, *ast.NanNode:
+		return "the number " + n.GetToken().Value
+	case *ast.BoolNode:
+		return n.GetToken().Value
+	case *ast.SequenceNode:
+		return "a list"
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return "a mapping"
+	case *ast.LiteralNode:
+		return "a block of text"
+	}
+	return fmt.Sprintf("%q", node.GetToken().Value)
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
 }
 
 // yamlFields maps the yaml names of t's fields to their types.
@@ -131,9 +283,19 @@ func yamlProblem(file string, err error, fix string) diag.Problem {
 		GetMessage() string
 	}
 	if errors.As(err, &yerr) {
-		return diag.Problem{Pos: position(file, yerr.GetToken()), Message: yerr.GetMessage(), Fix: fix}
+		return diag.Problem{Pos: position(file, yerr.GetToken()), Message: scrub(yerr.GetMessage()), Fix: fix}
 	}
-	return diag.Problem{Pos: diag.Position{File: file}, Message: err.Error(), Fix: fix}
+	return diag.Problem{Pos: diag.Position{File: file}, Message: scrub(err.Error()), Fix: fix}
+}
+
+// scrub replaces a decoder message that names Go types (struct fields,
+// interface {}), which mean nothing to the author of a YAML file. The
+// walker reports type problems first, so this is a last resort.
+func scrub(msg string) string {
+	if strings.Contains(msg, "Go ") || strings.Contains(msg, "interface {}") || strings.Contains(msg, "struct field") {
+		return "this value has the wrong type for its key"
+	}
+	return msg
 }
 
 // Suggest returns the candidate closest to word by edit distance, or ""
@@ -193,7 +355,7 @@ func walkPositions(file string, node ast.Node, path string, out map[string]diag.
 			walkPositions(file, mv, path, out)
 		}
 	case *ast.MappingValueNode:
-		key := mv(path, keyText(n.Key))
+		key := joinPath(path, keyText(n.Key))
 		out[key] = position(file, n.Key.GetToken())
 		walkPositions(file, n.Value, key, out)
 	case *ast.SequenceNode:
@@ -207,13 +369,6 @@ func walkPositions(file string, node ast.Node, path string, out map[string]diag.
 	case *ast.TagNode:
 		walkPositions(file, n.Value, path, out)
 	}
-}
-
-func mv(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
 
 // keyText is a mapping key's value, without the quotes of a quoted key

@@ -1,0 +1,307 @@
+package scaffold
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/oa2mcp/oa2mcp/generator/lint"
+)
+
+// nameCandidates splits every cluster into candidates and names them
+// verb-object, unique in the draft and at most maxLen characters long.
+// Names that two clusters want are told apart by their tags.
+func nameCandidates(clusters []*cluster, maxLen int) []*candidate {
+	var all []*candidate
+	wanted := map[string]map[*cluster]bool{}
+	for _, cl := range clusters {
+		splitCluster(cl)
+		for _, c := range cl.cands {
+			c.name = toolName(c, cl.noun)
+			if wanted[c.name] == nil {
+				wanted[c.name] = map[*cluster]bool{}
+			}
+			wanted[c.name][cl] = true
+			nameActions(c)
+			all = append(all, c)
+		}
+	}
+	for _, c := range all {
+		if len(wanted[c.name]) > 1 && c.cluster.tag != "" {
+			c.name = toolName(c, tagNoun(c.cluster))
+		}
+	}
+	uniqueNames(all, maxLen)
+	return all
+}
+
+// toolName names a candidate after its role and resource: find_pets or
+// get_order for reads, manage_pets for several writes, the action for
+// one operation (create_order, capture_charge, login_user).
+func toolName(c *candidate, noun string) string {
+	if len(c.ops) == 1 && (c.role != reader || c.ops[0].shape.action != "") {
+		return oneOpName(c.ops[0], noun)
+	}
+	switch {
+	case c.role == writer:
+		return "manage_" + plural(noun)
+	case anyCollection(c.ops):
+		return "find_" + plural(noun)
+	}
+	return "get_" + noun
+}
+
+// oneOpName names a tool of one operation: its action's verb, the
+// resource, the action's other words (upload_pet_image,
+// find_pets_by_status; a bare list or search is find_pets), or for a
+// plain or sub-resource operation the method's verb (delete_pet,
+// get_pod_log, replace_deployment_scale).
+func oneOpName(o *opInfo, noun string) string {
+	act := o.shape.action
+	w := firstWord(act)
+	rest := strings.TrimPrefix(strings.TrimPrefix(act, w), "_")
+	switch {
+	case o.shape.verb && lint.IsLookupVerb(w) && rest == "" && w != "get":
+		return join("find", plural(noun))
+	case o.shape.verb && lint.IsLookupVerb(w) && w != "get":
+		return join(w, plural(noun), rest)
+	case o.shape.verb && lint.IsVerb(w):
+		return join(w, noun, rest)
+	case act != "":
+		return join(methodVerb(o.op.Method, true), noun, act)
+	}
+	switch verb := methodVerb(o.op.Method, o.shape.item || o.shape.singleton && isRead(o.op.Method)); verb {
+	case "list":
+		return join("find", plural(noun))
+	case "delete_all":
+		return join("delete", plural(noun))
+	default:
+		return join(verb, noun)
+	}
+}
+
+// anyCollection reports whether any operation reads a collection or
+// looks resources up another way (findByStatus).
+func anyCollection(ops []*opInfo) bool {
+	for _, o := range ops {
+		if (!o.shape.item && !o.shape.singleton) || lint.IsLookupVerb(firstWord(o.shape.action)) {
+			return true
+		}
+	}
+	return false
+}
+
+// methodVerb is what an HTTP method does to a resource (item) or a
+// collection.
+func methodVerb(method string, item bool) string {
+	switch method {
+	case "GET", "HEAD":
+		if item {
+			return "get"
+		}
+		return "list"
+	case "POST":
+		if item {
+			// A POST to one resource changes it.
+			return "update"
+		}
+		return "create"
+	case "PUT":
+		return "replace"
+	case "PATCH":
+		return "update"
+	case "DELETE":
+		if item {
+			return "delete"
+		}
+		return "delete_all"
+	}
+	return strings.ToLower(method)
+}
+
+// tagNoun is the resource named with its tag, for names two clusters
+// want: the tag alone when it already names the resource ("Droplet
+// Actions" for actions), else tag and resource.
+func tagNoun(cl *cluster) string {
+	t := snake(cl.tag)
+	if strings.Contains(t, cl.noun) {
+		return lint.Singular(t)
+	}
+	return join(t, cl.noun)
+}
+
+// uniqueNames shortens names to maxLen and numbers the ones that are
+// still taken (find_pods_2).
+func uniqueNames(cands []*candidate, maxLen int) {
+	seen := map[string]bool{}
+	for _, c := range cands {
+		base := clipName(c.name, maxLen-3)
+		name := base
+		for n := 2; seen[name]; n++ {
+			name = fmt.Sprintf("%s_%d", base, n)
+		}
+		seen[name] = true
+		c.name = name
+	}
+}
+
+// nameActions names the actions of a tool of several operations: the
+// method's verb or the path's action (get, list, create, find_by_status,
+// get_status); names two operations share get the words of their
+// operationIds the others lack (list_namespaced, list_for_all_namespaces).
+func nameActions(c *candidate) {
+	if len(c.ops) < 2 {
+		return
+	}
+	base := make([]string, len(c.ops))
+	count := map[string]int{}
+	for i, o := range c.ops {
+		base[i] = actionName(o)
+		count[base[i]]++
+	}
+	c.actions = make([]string, len(c.ops))
+	for i, o := range c.ops {
+		c.actions[i] = base[i]
+		if count[base[i]] > 1 {
+			c.actions[i] = join(base[i], distinctWords(o, c.ops, base, base[i]))
+		}
+	}
+	uniqueActions(c.actions)
+}
+
+// actionName is an operation's action within its tool.
+func actionName(o *opInfo) string {
+	act := o.shape.action
+	if act == "" {
+		return methodVerb(o.op.Method, o.shape.item || o.shape.singleton && isRead(o.op.Method))
+	}
+	if o.shape.verb {
+		return act
+	}
+	return join(methodVerb(o.op.Method, true), act)
+}
+
+// distinctWords are the words of o's operationId that the other
+// operations sharing its action name lack.
+func distinctWords(o *opInfo, ops []*opInfo, base []string, name string) string {
+	common := map[string]int{}
+	n := 0
+	for i, other := range ops {
+		if base[i] != name {
+			continue
+		}
+		n++
+		for w := range wordSet(idWords(other)) {
+			common[w]++
+		}
+	}
+	var out []string
+	for _, w := range idWords(o) {
+		if common[w] < n && !strings.Contains("_"+name+"_", "_"+w+"_") {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, "_")
+}
+
+// idWords are the words of an operation's reference, without the
+// resource's own words.
+func idWords(o *opInfo) []string {
+	var out []string
+	for _, w := range strings.Split(snake(o.ref), "_") {
+		if w != "" && w != o.shape.noun && w != plural(o.shape.noun) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// uniqueActions makes action names valid identifiers (a letter first, at
+// most 40 characters) and numbers the duplicates.
+func uniqueActions(names []string) {
+	seen := map[string]bool{}
+	for i, n := range names {
+		if n == "" || !unicode.IsLetter(rune(n[0])) {
+			n = "do_" + n
+		}
+		base := clipName(n, 40)
+		n = base
+		for k := 2; seen[n]; k++ {
+			n = fmt.Sprintf("%s_%d", base, k)
+		}
+		seen[n] = true
+		names[i] = n
+	}
+}
+
+// clipName shortens a snake name to at most max characters, at a word
+// boundary where one is near.
+func clipName(name string, max int) string {
+	if len(name) <= max {
+		return name
+	}
+	name = name[:max]
+	if i := strings.LastIndexByte(name, '_'); i > max/2 {
+		name = name[:i]
+	}
+	return strings.Trim(name, "_")
+}
+
+// join joins non-empty parts with "_".
+func join(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p = strings.Trim(p, "_"); p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "_")
+}
+
+func firstWord(s string) string {
+	w, _, _ := strings.Cut(s, "_")
+	return w
+}
+
+func wordSet(words []string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// plural is the English plural of a snake noun's last word.
+func plural(noun string) string {
+	switch {
+	case strings.HasSuffix(noun, "y") && len(noun) > 1 && !strings.ContainsRune("aeiou", rune(noun[len(noun)-2])):
+		return noun[:len(noun)-1] + "ies"
+	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"), strings.HasSuffix(noun, "z"),
+		strings.HasSuffix(noun, "ch"), strings.HasSuffix(noun, "sh"):
+		return noun + "es"
+	}
+	return noun + "s"
+}
+
+// snake lower-cases s into ASCII words joined by "_", splitting camel
+// case: "findPetsByStatus" → "find_pets_by_status".
+func snake(s string) string {
+	var b strings.Builder
+	prevLower := false
+	for _, r := range s {
+		switch {
+		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if unicode.IsUpper(r) && prevLower {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+		default:
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
+				b.WriteByte('_')
+			}
+			prevLower = false
+		}
+	}
+	return strings.Trim(b.String(), "_")
+}

@@ -1,0 +1,66 @@
+package scaffold
+
+import (
+	"strings"
+	"unicode"
+)
+
+// maxPrefix keeps the tool prefix short: every tool name carries it, and
+// names must fit in 64 characters.
+const maxPrefix = 20
+
+// serverNames are the server name and tool prefix of a draft.
+type serverNames struct {
+	// name is kebab case ("redocly-museum"), prefix the same in snake case
+	// ("redocly_museum"), so lint finds the namespace in tool names.
+	name, prefix string
+}
+
+// genericWords say nothing about which service a title names.
+var genericWords = wordSet(strings.Fields(`a an and api apis documentation docs for http https of openapi platform
+reference rest restful server servers service services spec specification swagger the web`))
+
+// namesFor derives the server name and tool prefix from the spec title:
+// its first two words that name the service ("Swagger Petstore - OpenAPI
+// 3.0" → petstore, "Redocly Museum API" → redocly-museum), "api" when no
+// word is left.
+func namesFor(title string) serverNames {
+	var words []string
+	for _, f := range strings.FieldsFunc(title, notASCIIAlnum) {
+		w := strings.ToLower(f)
+		if genericWords[w] || versionRE.MatchString(w) || isDigits(w) {
+			continue
+		}
+		words = append(words, w)
+		if len(words) == 2 {
+			break
+		}
+	}
+	if len(words) == 2 && len(words[0])+len(words[1])+1 > maxPrefix {
+		words = words[:1]
+	}
+	if len(words) == 0 {
+		words = []string{"api"}
+	}
+	name := clipName(strings.Join(words, "-"), maxPrefix)
+	return serverNames{name: name, prefix: strings.ReplaceAll(name, "-", "_")}
+}
+
+func notASCIIAlnum(r rune) bool {
+	return r >= unicode.MaxASCII || !(unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+func isDigits(s string) bool {
+	return strings.Trim(s, "0123456789") == ""
+}
+
+// maxToolName is the longest draft tool name: with the prefix and "_" it
+// fits the 64 characters every model API accepts.
+func (s serverNames) maxToolName() int {
+	return 64 - len(s.prefix) - 1
+}
+
+// prefixed is a draft tool's name as the generated server lists it.
+func (s serverNames) prefixed(name string) string {
+	return s.prefix + "_" + name
+}
