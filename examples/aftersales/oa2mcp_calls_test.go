@@ -2,3 +2,180 @@
 // source: openapi.yaml
 
 package aftersales
+
+import (
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
+	"testing"
+)
+
+// TestOA2MCPCallCases calls every tool over Streamable HTTP against a fake
+// upstream that serves the spec's operations: normal, boundary and invalid
+// arguments, callers without the right, upstream faults and paging. Rerun it
+// after every change of a description, schema or override.
+func TestOA2MCPCallCases(t *testing.T) {
+	oa2mcptest.Run(t, oa2mcptest.Suite{
+		Cases:       oa2mcpCallCases,
+		Credentials: oa2mcpTestCredentials,
+		Def:         Definition(),
+		Responses:   oa2mcpResponses,
+	})
+}
+
+// oa2mcpCallCases are the generated call cases, tool by tool.
+var oa2mcpCallCases = []oa2mcptest.Case{
+	{Tool: "aftersales_add_return_item", Name: "normal", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"order_id\":\"O-000000\",\"quantity\":1,\"sku\":\"example\"}"},
+	{Tool: "aftersales_add_return_item", Name: "invalid: missing order_id", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"quantity\":1,\"sku\":\"example\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"order_id"}},
+	{Tool: "aftersales_add_return_item", Name: "invalid: wrong type of basket_id", Args: "{\"basket_id\":12345,\"order_id\":\"O-000000\",\"quantity\":1,\"sku\":\"example\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"basket_id"}},
+	{Tool: "aftersales_add_return_item", Name: "invalid: unknown input", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"oa2mcp_unknown_input\":true,\"order_id\":\"O-000000\",\"quantity\":1,\"sku\":\"example\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "aftersales_add_return_item", Name: "caller without scope", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"order_id\":\"O-000000\",\"quantity\":1,\"sku\":\"example\"}", Caller: "noscope", HandleOwner: "default", WantError: true, WantKind: "forbidden", WantText: []string{"tickets:read"}},
+	{Tool: "aftersales_add_return_item", Name: "another caller's return_basket handle", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"order_id\":\"O-000000\",\"quantity\":1,\"sku\":\"example\"}", Caller: "other", HandleOwner: "default", WantError: true, WantKind: "forbidden", WantText: []string{"not issued to you"}},
+	{Tool: "aftersales_cancel_ticket", Name: "normal", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Answers: "{}", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "boundary", Args: "{\"reason\":\"x\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Answers: "{}", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "invalid: missing reason", Args: "{\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"reason"}},
+	{Tool: "aftersales_cancel_ticket", Name: "invalid: wrong type of reason", Args: "{\"reason\":12345,\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"reason"}},
+	{Tool: "aftersales_cancel_ticket", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true,\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "aftersales_cancel_ticket", Name: "caller without scope", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Caller: "noscope", HandleOwner: "default", Answers: "{}", WantError: true, WantKind: "forbidden", WantText: []string{"tickets:write"}},
+	{Tool: "aftersales_cancel_ticket", Name: "another caller's ticket handle", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Caller: "other", HandleOwner: "default", Answers: "{}", WantError: true, WantKind: "forbidden", WantText: []string{"not issued to you"}},
+	{Tool: "aftersales_cancel_ticket", Name: "upstream 400", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Fault: "status:400", Answers: "{}", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "upstream 401", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Fault: "status:401", Answers: "{}", WantError: true, WantKind: "unauthorized", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "upstream 404", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Fault: "status:404", Answers: "{}", WantError: true, WantKind: "not_found", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "upstream 409", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Fault: "status:409", Answers: "{}", WantError: true, WantKind: "conflict", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "upstream 422", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Fault: "status:422", Answers: "{}", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "upstream 500", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Fault: "status:500", Answers: "{}", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "upstream timeout", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Fault: "timeout", Answers: "{}", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "upstream reset", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Fault: "reset", Answers: "{}", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "upstream malformed JSON", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Fault: "malformed", Answers: "{}", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "upstream oversized body", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Fault: "oversized", Answers: "{}", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "aftersales_cancel_ticket", Name: "upstream HTML page", Args: "{\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Fault: "html", Answers: "{}", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "aftersales_close_return_basket", Name: "normal", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}"},
+	{Tool: "aftersales_close_return_basket", Name: "invalid: missing basket_id", Args: "{}", WantError: true, WantKind: "invalid_input", WantText: []string{"basket_id"}},
+	{Tool: "aftersales_close_return_basket", Name: "invalid: wrong type of basket_id", Args: "{\"basket_id\":12345}", WantError: true, WantKind: "invalid_input", WantText: []string{"basket_id"}},
+	{Tool: "aftersales_close_return_basket", Name: "invalid: unknown input", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "aftersales_close_return_basket", Name: "caller without scope", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Caller: "noscope", HandleOwner: "default", WantError: true, WantKind: "forbidden", WantText: []string{"tickets:read"}},
+	{Tool: "aftersales_close_return_basket", Name: "another caller's return_basket handle", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Caller: "other", HandleOwner: "default", WantError: true, WantKind: "forbidden", WantText: []string{"not issued to you"}},
+	{Tool: "aftersales_create_ticket", Name: "normal", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Answers: "{\"refund_method\":\"original_payment\"}", WantUpstream: true},
+	{Tool: "aftersales_create_ticket", Name: "boundary", Args: "{\"description\":\"example\",\"idempotency_key\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",\"order_id\":\"O-000000\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Answers: "{\"refund_method\":\"original_payment\"}", WantUpstream: true},
+	{Tool: "aftersales_create_ticket", Name: "invalid: missing order_id", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"order_id"}},
+	{Tool: "aftersales_create_ticket", Name: "invalid: wrong type of description", Args: "{\"description\":12345,\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"description"}},
+	{Tool: "aftersales_create_ticket", Name: "invalid: unknown input", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"oa2mcp_unknown_input\":true,\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "aftersales_create_ticket", Name: "caller without scope", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Caller: "noscope", HandleOwner: "default", Answers: "{\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "forbidden", WantText: []string{"tickets:write"}},
+	{Tool: "aftersales_create_ticket", Name: "upstream 400", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Fault: "status:400", Answers: "{\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "aftersales_create_ticket", Name: "upstream 401", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Fault: "status:401", Answers: "{\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "unauthorized", WantUpstream: true},
+	{Tool: "aftersales_create_ticket", Name: "upstream 404", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Fault: "status:404", Answers: "{\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "not_found", WantUpstream: true},
+	{Tool: "aftersales_create_ticket", Name: "upstream 422", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Fault: "status:422", Answers: "{\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "aftersales_create_ticket", Name: "upstream 500", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Fault: "status:500", Answers: "{\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "aftersales_create_ticket", Name: "upstream timeout", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Fault: "timeout", Answers: "{\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "aftersales_create_ticket", Name: "upstream reset", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Fault: "reset", Answers: "{\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "aftersales_create_ticket", Name: "upstream malformed JSON", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Fault: "malformed", Answers: "{\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "aftersales_create_ticket", Name: "upstream oversized body", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Fault: "oversized", Answers: "{\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "aftersales_create_ticket", Name: "upstream HTML page", Args: "{\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}", Fault: "html", Answers: "{\"refund_method\":\"original_payment\"}", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "normal", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "boundary", Args: "{\"order_id\":\"O-000000\",\"reason\":\"defect\"}", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "invalid: missing order_id", Args: "{\"reason\":\"defect\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"order_id"}},
+	{Tool: "aftersales_estimate_refund", Name: "invalid: wrong type of order_id", Args: "{\"order_id\":12345,\"reason\":\"defect\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"order_id"}},
+	{Tool: "aftersales_estimate_refund", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true,\"order_id\":\"O-100001\",\"reason\":\"defect\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "aftersales_estimate_refund", Name: "caller without scope", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", Caller: "noscope", HandleOwner: "default", WantError: true, WantKind: "forbidden", WantText: []string{"tickets:read"}},
+	{Tool: "aftersales_estimate_refund", Name: "upstream 400", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", Fault: "status:400", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "upstream 401", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", Fault: "status:401", WantError: true, WantKind: "unauthorized", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "upstream 404", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", Fault: "status:404", WantError: true, WantKind: "not_found", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "upstream 422", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", Fault: "status:422", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "upstream 500", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "upstream timeout", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "upstream reset", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "upstream malformed JSON", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "upstream oversized body", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "aftersales_estimate_refund", Name: "upstream HTML page", Args: "{\"order_id\":\"O-100001\",\"reason\":\"defect\"}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "aftersales_get_return_basket", Name: "normal", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}"},
+	{Tool: "aftersales_get_return_basket", Name: "invalid: missing basket_id", Args: "{}", WantError: true, WantKind: "invalid_input", WantText: []string{"basket_id"}},
+	{Tool: "aftersales_get_return_basket", Name: "invalid: wrong type of basket_id", Args: "{\"basket_id\":12345}", WantError: true, WantKind: "invalid_input", WantText: []string{"basket_id"}},
+	{Tool: "aftersales_get_return_basket", Name: "invalid: unknown input", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "aftersales_get_return_basket", Name: "caller without scope", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Caller: "noscope", HandleOwner: "default", WantError: true, WantKind: "forbidden", WantText: []string{"tickets:read"}},
+	{Tool: "aftersales_get_return_basket", Name: "another caller's return_basket handle", Args: "{\"basket_id\":\"rb_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}", Caller: "other", HandleOwner: "default", WantError: true, WantKind: "forbidden", WantText: []string{"not issued to you"}},
+	{Tool: "aftersales_list_tickets", Name: "normal", Args: "{\"offset\":0,\"status\":\"review\"}", WantUpstream: true},
+	{Tool: "aftersales_list_tickets", Name: "invalid: wrong type of offset", Args: "{\"offset\":\"not-a-integer\",\"status\":\"review\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"offset"}},
+	{Tool: "aftersales_list_tickets", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true,\"offset\":0,\"status\":\"review\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "aftersales_list_tickets", Name: "caller without scope", Args: "{\"offset\":0,\"status\":\"review\"}", Caller: "noscope", HandleOwner: "default", WantError: true, WantKind: "forbidden", WantText: []string{"tickets:read"}},
+	{Tool: "aftersales_list_tickets", Name: "upstream 400", Args: "{\"offset\":0,\"status\":\"review\"}", Fault: "status:400", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "aftersales_list_tickets", Name: "upstream 401", Args: "{\"offset\":0,\"status\":\"review\"}", Fault: "status:401", WantError: true, WantKind: "unauthorized", WantUpstream: true},
+	{Tool: "aftersales_list_tickets", Name: "upstream 403", Args: "{\"offset\":0,\"status\":\"review\"}", Fault: "status:403", WantError: true, WantKind: "forbidden", WantUpstream: true},
+	{Tool: "aftersales_list_tickets", Name: "upstream 500", Args: "{\"offset\":0,\"status\":\"review\"}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "aftersales_list_tickets", Name: "upstream timeout", Args: "{\"offset\":0,\"status\":\"review\"}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "aftersales_list_tickets", Name: "upstream reset", Args: "{\"offset\":0,\"status\":\"review\"}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "aftersales_list_tickets", Name: "upstream malformed JSON", Args: "{\"offset\":0,\"status\":\"review\"}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "aftersales_list_tickets", Name: "upstream oversized body", Args: "{\"offset\":0,\"status\":\"review\"}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "aftersales_list_tickets", Name: "upstream HTML page", Args: "{\"offset\":0,\"status\":\"review\"}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "aftersales_list_tickets", Name: "paging: first page", Args: "{\"offset\":0,\"status\":\"review\"}", Responses: map[string]oa2mcptest.Response{
+		"GET /tickets": {
+			Status: 200,
+			Body:   "{\"items\":[{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"}],\"limit\":1,\"offset\":1,\"total\":23}",
+		},
+	}, WantUpstream: true, WantPage: &oa2mcptest.Page{Items: 20, Total: 23, HasMore: true, Next: 20, PageInput: "offset"}},
+	{Tool: "aftersales_list_tickets", Name: "paging: last page", Args: "{\"offset\":20,\"status\":\"review\"}", Responses: map[string]oa2mcptest.Response{
+		"GET /tickets": {
+			Status: 200,
+			Body:   "{\"items\":[{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"},{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"}],\"limit\":1,\"offset\":1,\"total\":23}",
+		},
+	}, WantUpstream: true, WantPage: &oa2mcptest.Page{Items: 3, Total: 23, Next: -1, PageInput: "offset"}},
+	{Tool: "aftersales_query_ticket", Name: "normal", Args: "{\"ticket_id\":\"T-2026-1001\"}", WantUpstream: true},
+	{Tool: "aftersales_query_ticket", Name: "boundary", Args: "{\"ticket_id\":\"T-0000-0000\"}", WantUpstream: true},
+	{Tool: "aftersales_query_ticket", Name: "invalid: missing ticket_id", Args: "{}", WantError: true, WantKind: "invalid_input", WantText: []string{"ticket_id"}},
+	{Tool: "aftersales_query_ticket", Name: "invalid: wrong type of ticket_id", Args: "{\"ticket_id\":12345}", WantError: true, WantKind: "invalid_input", WantText: []string{"ticket_id"}},
+	{Tool: "aftersales_query_ticket", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true,\"ticket_id\":\"T-2026-1001\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "aftersales_query_ticket", Name: "caller without scope", Args: "{\"ticket_id\":\"T-2026-1001\"}", Caller: "noscope", HandleOwner: "default", WantError: true, WantKind: "forbidden", WantText: []string{"tickets:read"}},
+	{Tool: "aftersales_query_ticket", Name: "upstream 400", Args: "{\"ticket_id\":\"T-2026-1001\"}", Fault: "status:400", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "aftersales_query_ticket", Name: "upstream 401", Args: "{\"ticket_id\":\"T-2026-1001\"}", Fault: "status:401", WantError: true, WantKind: "unauthorized", WantUpstream: true},
+	{Tool: "aftersales_query_ticket", Name: "upstream 404", Args: "{\"ticket_id\":\"T-2026-1001\"}", Fault: "status:404", WantError: true, WantKind: "not_found", WantUpstream: true},
+	{Tool: "aftersales_query_ticket", Name: "upstream 500", Args: "{\"ticket_id\":\"T-2026-1001\"}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "aftersales_query_ticket", Name: "upstream timeout", Args: "{\"ticket_id\":\"T-2026-1001\"}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "aftersales_query_ticket", Name: "upstream reset", Args: "{\"ticket_id\":\"T-2026-1001\"}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "aftersales_query_ticket", Name: "upstream malformed JSON", Args: "{\"ticket_id\":\"T-2026-1001\"}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "aftersales_query_ticket", Name: "upstream oversized body", Args: "{\"ticket_id\":\"T-2026-1001\"}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "aftersales_query_ticket", Name: "upstream HTML page", Args: "{\"ticket_id\":\"T-2026-1001\"}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+}
+
+// oa2mcpResponses are the fake upstream's answers, synthesised from the
+// spec's response schemas, by operation.
+var oa2mcpResponses = map[string]oa2mcptest.Response{
+	"GET /orders/{orderId}": {
+		Status: 200,
+		Body:   "{\"currency\":\"EUR\",\"customer_id\":\"C-1\",\"id\":\"O-100001\",\"items\":[{\"final_sale\":true,\"name\":\"example\",\"price\":1,\"quantity\":1,\"sku\":\"KB-200\"}],\"placed_at\":\"2026-01-31T09:30:00Z\",\"total\":1}",
+	},
+	"GET /tickets": {
+		Status: 200,
+		Body:   "{\"items\":[{\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"status\":\"review\"}],\"limit\":1,\"offset\":1,\"total\":1}",
+	},
+	"GET /tickets/{ticketId}": {
+		Status: 200,
+		Body:   "{\"cancel_reason\":\"example\",\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"description\":\"example\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"refund_method\":\"original_payment\",\"status\":\"review\",\"updated_at\":\"2026-01-31T09:30:00Z\"}",
+	},
+	"GET /tickets/{ticketId}/progress": {
+		Status: 200,
+		Body:   "{\"events\":[{\"at\":\"2026-01-31T09:30:00Z\",\"note\":\"example\",\"stage\":\"received\"}],\"ticket_id\":\"T-2026-1031\"}",
+	},
+	"POST /refunds/estimate": {
+		Status: 200,
+		Body:   "{\"amount\":1,\"currency\":\"EUR\",\"method_options\":[\"original_payment\"],\"note\":\"estimate only\",\"order_id\":\"O-100001\",\"restocking_fee\":1}",
+	},
+	"POST /risk/check": {
+		Status: 200,
+		Body:   "{\"assessment_id\":\"RA-000001\",\"decision\":\"allow\",\"reasons\":[\"example\"],\"score\":1}",
+	},
+	"POST /tickets": {
+		Status: 200,
+		Body:   "{\"cancel_reason\":\"example\",\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"description\":\"example\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"refund_method\":\"original_payment\",\"status\":\"review\",\"updated_at\":\"2026-01-31T09:30:00Z\"}",
+	},
+	"POST /tickets/validate": {
+		Status: 200,
+		Body:   "{\"currency\":\"EUR\",\"customer_id\":\"C-1\",\"order_id\":\"O-100001\",\"problems\":[{\"code\":\"order_not_found\",\"field\":\"example\",\"message\":\"example\"}],\"refundable_amount\":1,\"valid\":true}",
+	},
+	"POST /tickets/{ticketId}/cancel": {
+		Status: 200,
+		Body:   "{\"cancel_reason\":\"example\",\"created_at\":\"2026-01-31T09:30:00Z\",\"customer_id\":\"C-1\",\"description\":\"example\",\"estimated_completion\":\"2026-01-31\",\"id\":\"T-2026-1031\",\"order_id\":\"O-100001\",\"reason\":\"defect\",\"refund_method\":\"original_payment\",\"status\":\"review\",\"updated_at\":\"2026-01-31T09:30:00Z\"}",
+	},
+}
+
+// oa2mcpTestCredentials answer Options.Getenv for the credential variables,
+// so calls carry credentials without touching the real environment.
+var oa2mcpTestCredentials = map[string]string{
+	"AFTERSALES_API_KEY": "oa2mcp-test-credential",
+}

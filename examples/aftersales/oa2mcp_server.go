@@ -61,6 +61,9 @@ func Definition() *runtime.ServerDef {
 
 // withFeatures adds what this server was generated with to opts.
 func withFeatures(opts Options) Options {
+	// extend is written by hand in this package: hand-written tools,
+	// middleware, shared stores (server.extend in the override file).
+	opts = extend(opts)
 	if opts.OpenHandleStore == nil {
 		opts.OpenHandleStore = redisstore.Open
 	}

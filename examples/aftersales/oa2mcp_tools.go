@@ -154,12 +154,13 @@ var toolAftersalesCancelTicket = &runtime.Tool{
 				Path:        "/tickets/{ticketId}/cancel",
 				Params: []runtime.Param{
 					{Name: "ticketId", Arg: "ticketId", In: "path", Style: "simple", Required: true},
+					{Name: "X-Customer-Id", Arg: "X-Customer-Id", In: "header", Style: "simple"},
 				},
 				Body: &runtime.Body{
 					MediaType: "application/json",
 					Required:  true,
 					Fields: []runtime.BodyField{
-						{Name: "reason", Arg: "reason"},
+						{Name: "reason", Arg: "reason", Required: true},
 					},
 				},
 				Security: [][]string{
@@ -167,6 +168,7 @@ var toolAftersalesCancelTicket = &runtime.Tool{
 				},
 			},
 			Args: []runtime.Binding{
+				{Arg: "X-Customer-Id", Expr: "${identity.sub}"},
 				{Arg: "reason", Expr: "${input.reason}"},
 				{Arg: "ticketId", Expr: "${input.ticket}"},
 			},
@@ -232,25 +234,6 @@ var toolAftersalesCreateTicket = &runtime.Tool{
 	Title:       "Open a return or repair ticket",
 	Description: "Open an after-sales ticket to return or repair a whole order for the signed-in customer. It first validates the request, then runs the refund risk check, then creates the ticket, which starts in status review (a risky request is flagged for manual review and takes a few days longer). Use it when the user has decided to send something back (\"I want to return order O-100002\", \"my headphones are broken, open a repair\"). Do not use it just to find out how much money they would get back (use aftersales_estimate_refund) or to check an existing ticket (use aftersales_query_ticket). order_id is O- and six digits, e.g. O-100002; reason is defect, wrong_item, not_as_described or changed_mind; refund_method is original_payment, store_credit or bank_transfer (not for changed_mind) and must come from the user, never assumed. An order can have only one open ticket: a second attempt fails and names the existing ticket. Final-sale items cannot be returned for changed_mind. Changes real records: confirm with the user first. Pass the same idempotency_key when retrying after a timeout so no duplicate is created. Returns the new ticket number, status, estimated completion and the validation and risk outcome, not the order contents. Example arguments: {\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}. Returns ticket_handle, a handle for this after-sales ticket to pass to aftersales_cancel_ticket; it expires after 24 hours without use, and only you can use it. If you leave out refund_method, the user is asked for it.",
 	InputSchema: `{
-  "$defs": {
-    "OrderId": {
-      "description": "Order number O-NNNNNN.",
-      "examples": [
-        "O-100001"
-      ],
-      "pattern": "^O-[0-9]{6}$",
-      "type": "string"
-    },
-    "ReturnReason": {
-      "enum": [
-        "defect",
-        "wrong_item",
-        "not_as_described",
-        "changed_mind"
-      ],
-      "type": "string"
-    }
-  },
   "additionalProperties": false,
   "properties": {
     "description": {
@@ -269,19 +252,25 @@ var toolAftersalesCreateTicket = &runtime.Tool{
       "type": "string"
     },
     "order_id": {
-      "$ref": "#/$defs/OrderId",
       "description": "The order to return, O- and six digits, e.g. O-100002 (on the order confirmation). Ask the user; never guess.",
       "examples": [
         "O-100002"
       ],
-      "pattern": "^O-[0-9]{6}$"
+      "pattern": "^O-[0-9]{6}$",
+      "type": "string"
     },
     "reason": {
-      "$ref": "#/$defs/ReturnReason",
       "description": "Why the order goes back: defect (broken or faulty), wrong_item (a different item arrived), not_as_described (does not match the listing) or changed_mind (no longer wanted; 10% restocking fee, final-sale items excluded).",
+      "enum": [
+        "defect",
+        "wrong_item",
+        "not_as_described",
+        "changed_mind"
+      ],
       "examples": [
         "defect"
-      ]
+      ],
+      "type": "string"
     },
     "refund_method": {
       "description": "How the customer wants the money back: original_payment, store_credit or bank_transfer (bank_transfer is not offered for changed_mind). Ask the user; do not pick one for them.",
@@ -317,7 +306,7 @@ var toolAftersalesCreateTicket = &runtime.Tool{
           "type": "string"
         },
         "field": {
-          "description": "The request field at fault, e.g.",
+          "description": "The request field at fault, e.g. items[0].sku.",
           "type": "string"
         },
         "message": {
@@ -423,13 +412,16 @@ var toolAftersalesCreateTicket = &runtime.Tool{
 				OperationID: "validateTicket",
 				Method:      "POST",
 				Path:        "/tickets/validate",
+				Params: []runtime.Param{
+					{Name: "X-Customer-Id", Arg: "X-Customer-Id", In: "header", Style: "simple"},
+				},
 				Body: &runtime.Body{
 					MediaType: "application/json",
 					Required:  true,
 					Fields: []runtime.BodyField{
 						{Name: "items", Arg: "items"},
-						{Name: "order_id", Arg: "order_id"},
-						{Name: "reason", Arg: "reason"},
+						{Name: "order_id", Arg: "order_id", Required: true},
+						{Name: "reason", Arg: "reason", Required: true},
 					},
 				},
 				Security: [][]string{
@@ -437,6 +429,7 @@ var toolAftersalesCreateTicket = &runtime.Tool{
 				},
 			},
 			Args: []runtime.Binding{
+				{Arg: "X-Customer-Id", Expr: "${identity.sub}"},
 				{Arg: "order_id", Expr: "${input.order_id}"},
 				{Arg: "reason", Expr: "${input.reason}"},
 			},
@@ -448,13 +441,16 @@ var toolAftersalesCreateTicket = &runtime.Tool{
 				OperationID: "riskCheck",
 				Method:      "POST",
 				Path:        "/risk/check",
+				Params: []runtime.Param{
+					{Name: "X-Customer-Id", Arg: "X-Customer-Id", In: "header", Style: "simple"},
+				},
 				Body: &runtime.Body{
 					MediaType: "application/json",
 					Required:  true,
 					Fields: []runtime.BodyField{
-						{Name: "amount", Arg: "amount"},
-						{Name: "customer_id", Arg: "customer_id"},
-						{Name: "order_id", Arg: "order_id"},
+						{Name: "amount", Arg: "amount", Required: true},
+						{Name: "customer_id", Arg: "customer_id", Required: true},
+						{Name: "order_id", Arg: "order_id", Required: true},
 					},
 				},
 				Security: [][]string{
@@ -462,6 +458,7 @@ var toolAftersalesCreateTicket = &runtime.Tool{
 				},
 			},
 			Args: []runtime.Binding{
+				{Arg: "X-Customer-Id", Expr: "${identity.sub}"},
 				{Arg: "amount", Expr: "${steps.validate.body.refundable_amount}"},
 				{Arg: "customer_id", Expr: "${identity.sub}"},
 				{Arg: "order_id", Expr: "${steps.validate.body.order_id}"},
@@ -475,17 +472,18 @@ var toolAftersalesCreateTicket = &runtime.Tool{
 				Method:      "POST",
 				Path:        "/tickets",
 				Params: []runtime.Param{
+					{Name: "X-Customer-Id", Arg: "X-Customer-Id", In: "header", Style: "simple"},
 					{Name: "Idempotency-Key", Arg: "Idempotency-Key", In: "header", Style: "simple"},
 				},
 				Body: &runtime.Body{
 					MediaType: "application/json",
 					Required:  true,
 					Fields: []runtime.BodyField{
-						{Name: "customer_id", Arg: "customer_id"},
+						{Name: "customer_id", Arg: "customer_id", Required: true},
 						{Name: "description", Arg: "description"},
-						{Name: "order_id", Arg: "order_id"},
-						{Name: "reason", Arg: "reason"},
-						{Name: "refund_method", Arg: "refund_method"},
+						{Name: "order_id", Arg: "order_id", Required: true},
+						{Name: "reason", Arg: "reason", Required: true},
+						{Name: "refund_method", Arg: "refund_method", Required: true},
 						{Name: "risk_assessment_id", Arg: "risk_assessment_id"},
 					},
 				},
@@ -496,6 +494,7 @@ var toolAftersalesCreateTicket = &runtime.Tool{
 			},
 			Args: []runtime.Binding{
 				{Arg: "Idempotency-Key", Expr: "${input.idempotency_key}"},
+				{Arg: "X-Customer-Id", Expr: "${identity.sub}"},
 				{Arg: "customer_id", Expr: "${identity.sub}"},
 				{Arg: "description", Expr: "${input.description}"},
 				{Arg: "order_id", Expr: "${input.order_id}"},
@@ -543,25 +542,15 @@ var toolAftersalesEstimateRefund = &runtime.Tool{
 	Title:       "Estimate a refund",
 	Description: "Estimate how much money the customer would get back for returning a whole order with a given reason, and which refund methods are offered. Use it when the user asks \"how much would I get back for O-100001\" or \"is there a fee if I just don't want it\". It only estimates: it creates no refund and no ticket, so nothing changes. Do not use it to start a return; use aftersales_create_ticket instead. order_id is O- and six digits, e.g. O-100001; reason is defect, wrong_item, not_as_described or changed_mind (changed_mind costs a 10% restocking fee, excludes final-sale items and cannot be paid by bank transfer). Also returns the names of the items in the order when they can be loaded. The final amount is only fixed once the returned items have been inspected. Example arguments: {\"order_id\":\"O-100001\",\"reason\":\"changed_mind\"}.",
 	InputSchema: `{
-  "$defs": {
-    "OrderId": {
-      "description": "Order number O-NNNNNN.",
+  "additionalProperties": false,
+  "properties": {
+    "order_id": {
+      "description": "The order to estimate for, O- and six digits, e.g. O-100001.",
       "examples": [
         "O-100001"
       ],
       "pattern": "^O-[0-9]{6}$",
       "type": "string"
-    }
-  },
-  "additionalProperties": false,
-  "properties": {
-    "order_id": {
-      "$ref": "#/$defs/OrderId",
-      "description": "The order to estimate for, O- and six digits, e.g. O-100001.",
-      "examples": [
-        "O-100001"
-      ],
-      "pattern": "^O-[0-9]{6}$"
     },
     "reason": {
       "description": "Why the order would go back: defect, wrong_item, not_as_described or changed_mind. If the user has not said, ask; the amount differs.",
@@ -663,12 +652,15 @@ var toolAftersalesEstimateRefund = &runtime.Tool{
 				OperationID: "estimateRefund",
 				Method:      "POST",
 				Path:        "/refunds/estimate",
+				Params: []runtime.Param{
+					{Name: "X-Customer-Id", Arg: "X-Customer-Id", In: "header", Style: "simple"},
+				},
 				Body: &runtime.Body{
 					MediaType: "application/json",
 					Required:  true,
 					Fields: []runtime.BodyField{
-						{Name: "order_id", Arg: "order_id"},
-						{Name: "reason", Arg: "reason"},
+						{Name: "order_id", Arg: "order_id", Required: true},
+						{Name: "reason", Arg: "reason", Required: true},
 					},
 				},
 				Security: [][]string{
@@ -676,6 +668,7 @@ var toolAftersalesEstimateRefund = &runtime.Tool{
 				},
 			},
 			Args: []runtime.Binding{
+				{Arg: "X-Customer-Id", Expr: "${identity.sub}"},
 				{Arg: "order_id", Expr: "${input.order_id}"},
 				{Arg: "reason", Expr: "${input.reason}"},
 			},
@@ -689,12 +682,14 @@ var toolAftersalesEstimateRefund = &runtime.Tool{
 				Path:        "/orders/{orderId}",
 				Params: []runtime.Param{
 					{Name: "orderId", Arg: "orderId", In: "path", Style: "simple", Required: true},
+					{Name: "X-Customer-Id", Arg: "X-Customer-Id", In: "header", Style: "simple"},
 				},
 				Security: [][]string{
 					{"apiKey"},
 				},
 			},
 			Args: []runtime.Binding{
+				{Arg: "X-Customer-Id", Expr: "${identity.sub}"},
 				{Arg: "orderId", Expr: "${input.order_id}"},
 			},
 			Optional: true,
@@ -760,19 +755,6 @@ var toolAftersalesListTickets = &runtime.Tool{
 	Title:       "List my tickets",
 	Description: "List the signed-in customer's after-sales tickets, newest first, with status, order number, reason and estimated completion, optionally only those in one status. Use it when the user asks \"what returns do I have open\" or does not remember a ticket number. Do not use it for the progress of one known ticket; use aftersales_query_ticket instead. status is one of review, repair, refund, closed, cancelled. Only the customer's own tickets are listed; it does not return descriptions, refund methods or progress. Returns at most 20 items per call with totalCount and hasMore; the list is partial, so never total or count from it. Example arguments: {\"status\":\"review\"}.",
 	InputSchema: `{
-  "$defs": {
-    "TicketStatus": {
-      "description": "review: being assessed; repair: item is being repaired; refund: refund in progress; closed: finished; cancelled…",
-      "enum": [
-        "review",
-        "repair",
-        "refund",
-        "closed",
-        "cancelled"
-      ],
-      "type": "string"
-    }
-  },
   "additionalProperties": false,
   "properties": {
     "offset": {
@@ -786,11 +768,18 @@ var toolAftersalesListTickets = &runtime.Tool{
       "type": "integer"
     },
     "status": {
-      "$ref": "#/$defs/TicketStatus",
       "description": "Optional. Only tickets in this status: review, repair, refund, closed or cancelled, e.g. review for open returns still being assessed. Omit for all.",
+      "enum": [
+        "review",
+        "repair",
+        "refund",
+        "closed",
+        "cancelled"
+      ],
       "examples": [
         "review"
-      ]
+      ],
+      "type": "string"
     }
   },
   "type": "object"
@@ -931,12 +920,14 @@ var toolAftersalesListTickets = &runtime.Tool{
 					{Name: "status", Arg: "status", In: "query", Style: "form", Explode: true},
 					{Name: "limit", Arg: "limit", In: "query", Style: "form", Explode: true},
 					{Name: "offset", Arg: "offset", In: "query", Style: "form", Explode: true},
+					{Name: "X-Customer-Id", Arg: "X-Customer-Id", In: "header", Style: "simple"},
 				},
 				Security: [][]string{
 					{"apiKey"},
 				},
 			},
 			Args: []runtime.Binding{
+				{Arg: "X-Customer-Id", Expr: "${identity.sub}"},
 				{Arg: "customer_id", Expr: "${identity.sub}"},
 				{Arg: "limit", Const: "20"},
 				{Arg: "offset", Expr: "${input.offset}"},
@@ -945,9 +936,11 @@ var toolAftersalesListTickets = &runtime.Tool{
 		},
 	},
 	Output: &runtime.Output{
-		ListPath:  "items",
-		Limit:     20,
-		PageInput: "offset",
+		ListPath:      "items",
+		Limit:         20,
+		PageInput:     "offset",
+		UpstreamPages: true,
+		TotalPath:     "total",
 		Hints: []runtime.Pick{
 			{
 				Name: "next_steps",
@@ -966,25 +959,16 @@ var toolAftersalesQueryTicket = &runtime.Tool{
 	Title:       "Where does my return or repair stand?",
 	Description: "Look up the current state of one after-sales ticket (a return or repair) by its ticket number, together with its progress trail: status (review, repair, refund, closed or cancelled), estimated completion date and the dated steps taken so far. Use it when the user asks \"where is my return\", \"any news on T-2026-1001\" or \"when will my repair be done\". Do not use it to find a ticket number or list several tickets; use aftersales_list_tickets instead (and aftersales_estimate_refund for what a return would pay back). ticket_id is formatted T-YYYY-NNNN, e.g. T-2026-1001. Read-only. Returns the order number but not the order's contents or prices; if the progress trail cannot be loaded the ticket is still returned, with the failure noted. Example arguments: {\"ticket_id\":\"T-2026-1001\"}. Returns ticket_handle, a handle for this after-sales ticket to pass to aftersales_cancel_ticket; it expires after 24 hours without use, and only you can use it.",
 	InputSchema: `{
-  "$defs": {
-    "TicketId": {
-      "description": "Ticket number T-YYYY-NNNN.",
-      "examples": [
-        "T-2026-1031"
-      ],
-      "pattern": "^T-[0-9]{4}-[0-9]{4}$",
-      "type": "string"
-    }
-  },
   "additionalProperties": false,
   "properties": {
     "ticket_id": {
-      "$ref": "#/$defs/TicketId",
       "description": "The ticket number, T-YYYY-NNNN, e.g. T-2026-1001. Ask the user if they have not given it; do not derive it from an order number.",
       "examples": [
         "T-2026-1001"
       ],
-      "pattern": "^T-[0-9]{4}-[0-9]{4}$"
+      "minLength": 1,
+      "pattern": "^T-[0-9]{4}-[0-9]{4}$",
+      "type": "string"
     }
   },
   "required": [
@@ -1110,12 +1094,14 @@ var toolAftersalesQueryTicket = &runtime.Tool{
 				Path:        "/tickets/{ticketId}",
 				Params: []runtime.Param{
 					{Name: "ticketId", Arg: "ticketId", In: "path", Style: "simple", Required: true},
+					{Name: "X-Customer-Id", Arg: "X-Customer-Id", In: "header", Style: "simple"},
 				},
 				Security: [][]string{
 					{"apiKey"},
 				},
 			},
 			Args: []runtime.Binding{
+				{Arg: "X-Customer-Id", Expr: "${identity.sub}"},
 				{Arg: "ticketId", Expr: "${input.ticket_id}"},
 			},
 			After: []string{},
@@ -1128,12 +1114,14 @@ var toolAftersalesQueryTicket = &runtime.Tool{
 				Path:        "/tickets/{ticketId}/progress",
 				Params: []runtime.Param{
 					{Name: "ticketId", Arg: "ticketId", In: "path", Style: "simple", Required: true},
+					{Name: "X-Customer-Id", Arg: "X-Customer-Id", In: "header", Style: "simple"},
 				},
 				Security: [][]string{
 					{"apiKey"},
 				},
 			},
 			Args: []runtime.Binding{
+				{Arg: "X-Customer-Id", Expr: "${identity.sub}"},
 				{Arg: "ticketId", Expr: "${input.ticket_id}"},
 			},
 			Optional: true,

@@ -2,52 +2,19 @@ package aftersales
 
 import (
 	"encoding/json"
-	"fmt"
-	"github.com/oa2mcp/oa2mcp/runtime"
-	"net"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
-)
 
-// startRedis starts a private redis-server on a free loopback port. It
-// fails (never skips) when redis-server is missing, so CI cannot pass
-// without the test.
-func startRedis(t testing.TB) string {
-	t.Helper()
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatal("redis-server is not installed; run scripts/install-deps.sh (it installs the Debian package redis-server)")
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cmd := exec.Command(path, "--bind", "127.0.0.1", "--port", fmt.Sprint(port), "--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	for i := 0; i < 200; i++ {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return "redis://" + addr + "/0"
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("redis-server did not start on %s", addr)
-	return ""
-}
+	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
+)
 
 // TestRedisTwoReplicas: two server replicas on different ports share one
 // redis-server: a handle made on one works on the other, a requestState
 // issued by one is accepted once by the other, and expiry holds on both.
 func TestRedisTwoReplicas(t *testing.T) {
-	redisURL := startRedis(t)
+	redisURL := oa2mcptest.StartRedis(t)
 	be := startBackend(t)
 	clock := newClock()
 	opts := Options{Auth: &runtime.AuthOptions{Tokens: testTokens()}, Now: clock.Now, HandleStoreURL: redisURL}
@@ -64,7 +31,7 @@ func TestRedisTwoReplicas(t *testing.T) {
 	created := callTool(t, a, "aftersales_create_ticket", map[string]any{"order_id": "O-100002", "reason": "defect"})
 	mustOK(t, created, "create on A")
 	h := created.str("ticket_handle")
-	mustFail(t, callTool(t, benB, "aftersales_cancel_ticket", map[string]any{"ticket": h, "reason": "x"}), "foreign on B", "was not issued to you")
+	mustFail(t, callTool(t, benB, "aftersales_cancel_ticket", map[string]any{"ticket": h, "reason": "plans changed"}), "foreign on B", "was not issued to you")
 	q := callTool(t, b, "aftersales_query_ticket", map[string]any{"ticket_id": "T-2026-1001"})
 	mustOK(t, q, "query on B")
 	hq := q.str("ticket_handle")
@@ -90,11 +57,11 @@ func TestRedisTwoReplicas(t *testing.T) {
 	// B after 24h without use.
 	clock.Advance(23 * time.Hour)
 	el.action = "decline"
-	mustFail(t, callTool(t, a, "aftersales_cancel_ticket", map[string]any{"ticket": hq, "reason": "x"}), "renew on A", "declined")
+	mustFail(t, callTool(t, a, "aftersales_cancel_ticket", map[string]any{"ticket": hq, "reason": "plans changed"}), "renew on A", "declined")
 	clock.Advance(23 * time.Hour)
-	mustFail(t, callTool(t, b, "aftersales_cancel_ticket", map[string]any{"ticket": hq, "reason": "x"}), "renewed on B", "declined")
+	mustFail(t, callTool(t, b, "aftersales_cancel_ticket", map[string]any{"ticket": hq, "reason": "plans changed"}), "renewed on B", "declined")
 	clock.Advance(25 * time.Hour)
-	r := callTool(t, a, "aftersales_cancel_ticket", map[string]any{"ticket": hq, "reason": "x"})
+	r := callTool(t, a, "aftersales_cancel_ticket", map[string]any{"ticket": hq, "reason": "plans changed"})
 	mustFail(t, r, "expired on A", "unknown or has expired")
 	if strings.Contains(r.text, "T-2026") {
 		t.Errorf("expired-handle error reveals the ticket: %s", r.text)
@@ -105,7 +72,7 @@ func TestRedisTwoReplicas(t *testing.T) {
 // in Redis, so a basket started on one replica grows on another and is
 // consumed for both.
 func TestRedisReturnBasket(t *testing.T) {
-	redisURL := startRedis(t)
+	redisURL := oa2mcptest.StartRedis(t)
 	be := startBackend(t)
 	opts := Options{Auth: &runtime.AuthOptions{Tokens: testTokens()}, Now: newClock().Now, HandleStoreURL: redisURL}
 	_, urlA := startServer(t, be.URL, opts)

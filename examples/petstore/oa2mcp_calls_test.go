@@ -2,3 +2,191 @@
 // source: openapi.yaml
 
 package petstore
+
+import (
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
+	"testing"
+)
+
+// TestOA2MCPCallCases calls every tool over Streamable HTTP against a fake
+// upstream that serves the spec's operations: normal, boundary and invalid
+// arguments, callers without the right, upstream faults and paging. Rerun it
+// after every change of a description, schema or override.
+func TestOA2MCPCallCases(t *testing.T) {
+	oa2mcptest.Run(t, oa2mcptest.Suite{
+		Cases:       oa2mcpCallCases,
+		Credentials: oa2mcpTestCredentials,
+		Def:         Definition(),
+		Responses:   oa2mcpResponses,
+	})
+}
+
+// oa2mcpCallCases are the generated call cases, tool by tool.
+var oa2mcpCallCases = []oa2mcptest.Case{
+	{Tool: "petstore_count_stock", Name: "normal", Args: "{}", WantUpstream: true},
+	{Tool: "petstore_count_stock", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "petstore_count_stock", Name: "upstream 500", Args: "{}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "petstore_count_stock", Name: "upstream timeout", Args: "{}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "petstore_count_stock", Name: "upstream reset", Args: "{}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "petstore_count_stock", Name: "upstream malformed JSON", Args: "{}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_count_stock", Name: "upstream oversized body", Args: "{}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "petstore_count_stock", Name: "upstream HTML page", Args: "{}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_find_pets", Name: "action by_status", Args: "{\"action\":\"by_status\",\"status\":\"available\"}", WantUpstream: true},
+	{Tool: "petstore_find_pets", Name: "action by_tags", Args: "{\"action\":\"by_tags\",\"tags\":[\"friendly\",\"playful\"]}", WantUpstream: true},
+	{Tool: "petstore_find_pets", Name: "boundary", Args: "{\"action\":\"by_status\",\"offset\":0,\"status\":\"available\"}", WantUpstream: true},
+	{Tool: "petstore_find_pets", Name: "invalid: wrong type of offset", Args: "{\"action\":\"by_status\",\"offset\":\"not-a-integer\",\"status\":\"available\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"offset"}},
+	{Tool: "petstore_find_pets", Name: "invalid: unknown input", Args: "{\"action\":\"by_status\",\"oa2mcp_unknown_input\":true,\"status\":\"available\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "petstore_find_pets", Name: "invalid: tags given to action by_status", Args: "{\"action\":\"by_status\",\"status\":\"available\",\"tags\":[\"friendly\",\"playful\"]}", WantError: true, WantKind: "invalid_input", WantText: []string{"tags"}},
+	{Tool: "petstore_find_pets", Name: "upstream 400", Args: "{\"action\":\"by_status\",\"status\":\"available\"}", Fault: "status:400", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "petstore_find_pets", Name: "upstream 500", Args: "{\"action\":\"by_status\",\"status\":\"available\"}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "petstore_find_pets", Name: "upstream timeout", Args: "{\"action\":\"by_status\",\"status\":\"available\"}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "petstore_find_pets", Name: "upstream reset", Args: "{\"action\":\"by_status\",\"status\":\"available\"}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "petstore_find_pets", Name: "upstream malformed JSON", Args: "{\"action\":\"by_status\",\"status\":\"available\"}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_find_pets", Name: "upstream oversized body", Args: "{\"action\":\"by_status\",\"status\":\"available\"}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "petstore_find_pets", Name: "upstream HTML page", Args: "{\"action\":\"by_status\",\"status\":\"available\"}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_find_pets", Name: "paging: first page", Args: "{\"action\":\"by_status\",\"status\":\"available\"}", Responses: map[string]oa2mcptest.Response{
+		"GET /pet/findByStatus": {
+			Status: 200,
+			Body:   "[{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]}]",
+		},
+	}, WantUpstream: true, WantPage: &oa2mcptest.Page{Items: 20, Total: 23, HasMore: true, Next: 20, PageInput: "offset"}},
+	{Tool: "petstore_find_pets", Name: "paging: last page", Args: "{\"action\":\"by_status\",\"offset\":20,\"status\":\"available\"}", Responses: map[string]oa2mcptest.Response{
+		"GET /pet/findByStatus": {
+			Status: 200,
+			Body:   "[{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]},{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]}]",
+		},
+	}, WantUpstream: true, WantPage: &oa2mcptest.Page{Items: 3, Total: 23, Next: -1, PageInput: "offset"}},
+	{Tool: "petstore_get_pet", Name: "normal", Args: "{\"pet_id\":1}", WantUpstream: true},
+	{Tool: "petstore_get_pet", Name: "invalid: missing pet_id", Args: "{}", WantError: true, WantKind: "invalid_input", WantText: []string{"pet_id"}},
+	{Tool: "petstore_get_pet", Name: "invalid: wrong type of pet_id", Args: "{\"pet_id\":\"not-a-integer\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"pet_id"}},
+	{Tool: "petstore_get_pet", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true,\"pet_id\":1}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "petstore_get_pet", Name: "upstream 400", Args: "{\"pet_id\":1}", Fault: "status:400", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "petstore_get_pet", Name: "upstream 404", Args: "{\"pet_id\":1}", Fault: "status:404", WantError: true, WantKind: "not_found", WantUpstream: true},
+	{Tool: "petstore_get_pet", Name: "upstream 500", Args: "{\"pet_id\":1}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "petstore_get_pet", Name: "upstream timeout", Args: "{\"pet_id\":1}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "petstore_get_pet", Name: "upstream reset", Args: "{\"pet_id\":1}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "petstore_get_pet", Name: "upstream malformed JSON", Args: "{\"pet_id\":1}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_get_pet", Name: "upstream oversized body", Args: "{\"pet_id\":1}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "petstore_get_pet", Name: "upstream HTML page", Args: "{\"pet_id\":1}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_manage_order", Name: "action cancel", Args: "{\"action\":\"cancel\",\"orderId\":1}", WantUpstream: true},
+	{Tool: "petstore_manage_order", Name: "action get", Args: "{\"action\":\"get\",\"orderId\":1}", WantUpstream: true},
+	{Tool: "petstore_manage_order", Name: "action place", Args: "{\"action\":\"place\",\"id\":10,\"petId\":198772,\"quantity\":7,\"status\":\"placed\"}", WantUpstream: true},
+	{Tool: "petstore_manage_order", Name: "invalid: wrong type of complete", Args: "{\"action\":\"cancel\",\"complete\":\"not-a-boolean\",\"orderId\":1}", WantError: true, WantKind: "invalid_input", WantText: []string{"complete"}},
+	{Tool: "petstore_manage_order", Name: "invalid: unknown input", Args: "{\"action\":\"cancel\",\"oa2mcp_unknown_input\":true,\"orderId\":1}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "petstore_manage_order", Name: "invalid: complete given to action cancel", Args: "{\"action\":\"cancel\",\"complete\":true,\"orderId\":1}", WantError: true, WantKind: "invalid_input", WantText: []string{"complete"}},
+	{Tool: "petstore_manage_order", Name: "upstream 400", Args: "{\"action\":\"cancel\",\"orderId\":1}", Fault: "status:400", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "petstore_manage_order", Name: "upstream 404", Args: "{\"action\":\"cancel\",\"orderId\":1}", Fault: "status:404", WantError: true, WantKind: "not_found", WantUpstream: true},
+	{Tool: "petstore_manage_order", Name: "upstream 500", Args: "{\"action\":\"cancel\",\"orderId\":1}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "petstore_manage_order", Name: "upstream timeout", Args: "{\"action\":\"cancel\",\"orderId\":1}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "petstore_manage_order", Name: "upstream reset", Args: "{\"action\":\"cancel\",\"orderId\":1}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "petstore_manage_order", Name: "upstream malformed JSON", Args: "{\"action\":\"cancel\",\"orderId\":1}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_manage_order", Name: "upstream oversized body", Args: "{\"action\":\"cancel\",\"orderId\":1}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "petstore_manage_order", Name: "upstream HTML page", Args: "{\"action\":\"cancel\",\"orderId\":1}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "action add", Args: "{\"action\":\"add\",\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"]}", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "action delete", Args: "{\"action\":\"delete\",\"petId\":1}", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "action replace", Args: "{\"action\":\"replace\",\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"]}", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "action set_status", Args: "{\"action\":\"set_status\",\"name\":\"doggie\",\"petId\":1}", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "action upload_photo", Args: "{\"action\":\"upload_photo\",\"petId\":1}", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "boundary", Args: "{\"action\":\"add\",\"id\":1,\"name\":\"example\",\"photoUrls\":[\"example\"]}", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "invalid: wrong type of additionalMetadata", Args: "{\"action\":\"add\",\"additionalMetadata\":12345,\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"]}", WantError: true, WantKind: "invalid_input", WantText: []string{"additionalMetadata"}},
+	{Tool: "petstore_manage_pet", Name: "invalid: unknown input", Args: "{\"action\":\"add\",\"id\":10,\"name\":\"doggie\",\"oa2mcp_unknown_input\":true,\"photoUrls\":[\"example\"]}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "petstore_manage_pet", Name: "invalid: petId given to action add", Args: "{\"action\":\"add\",\"id\":10,\"name\":\"doggie\",\"petId\":1,\"photoUrls\":[\"example\"]}", WantError: true, WantKind: "invalid_input", WantText: []string{"petId"}},
+	{Tool: "petstore_manage_pet", Name: "upstream 400", Args: "{\"action\":\"add\",\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"]}", Fault: "status:400", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "upstream 422", Args: "{\"action\":\"add\",\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"]}", Fault: "status:422", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "upstream 500", Args: "{\"action\":\"add\",\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"]}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "upstream timeout", Args: "{\"action\":\"add\",\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"]}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "upstream reset", Args: "{\"action\":\"add\",\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"]}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "upstream malformed JSON", Args: "{\"action\":\"add\",\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"]}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "upstream oversized body", Args: "{\"action\":\"add\",\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"]}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "petstore_manage_pet", Name: "upstream HTML page", Args: "{\"action\":\"add\",\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"]}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_manage_session", Name: "action login", Args: "{\"action\":\"login\"}", WantUpstream: true},
+	{Tool: "petstore_manage_session", Name: "action logout", Args: "{\"action\":\"logout\"}", WantUpstream: true},
+	{Tool: "petstore_manage_session", Name: "invalid: wrong type of password", Args: "{\"action\":\"login\",\"password\":12345}", WantError: true, WantKind: "invalid_input", WantText: []string{"password"}},
+	{Tool: "petstore_manage_session", Name: "invalid: unknown input", Args: "{\"action\":\"login\",\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "petstore_manage_session", Name: "upstream 400", Args: "{\"action\":\"login\"}", Fault: "status:400", WantError: true, WantKind: "upstream_bad_request", WantUpstream: true},
+	{Tool: "petstore_manage_session", Name: "upstream 500", Args: "{\"action\":\"login\"}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "petstore_manage_session", Name: "upstream timeout", Args: "{\"action\":\"login\"}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "petstore_manage_session", Name: "upstream reset", Args: "{\"action\":\"login\"}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "petstore_manage_session", Name: "upstream malformed JSON", Args: "{\"action\":\"login\"}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_manage_session", Name: "upstream oversized body", Args: "{\"action\":\"login\"}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "petstore_manage_session", Name: "upstream HTML page", Args: "{\"action\":\"login\"}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "action create", Args: "{\"action\":\"create\",\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1}", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "action create_many", Args: "{\"action\":\"create_many\"}", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "action delete", Args: "{\"action\":\"delete\",\"username\":\"theUser\"}", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "action get", Args: "{\"action\":\"get\",\"username\":\"theUser\"}", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "action update", Args: "{\"action\":\"update\",\"body_username\":\"theUser\",\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1,\"username\":\"theUser\"}", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "boundary", Args: "{\"action\":\"create\",\"email\":\"example\",\"firstName\":\"example\",\"id\":1,\"lastName\":\"example\",\"password\":\"example\",\"phone\":\"example\",\"userStatus\":1}", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "invalid: wrong type of body", Args: "{\"action\":\"create\",\"body\":\"not-a-array\",\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1}", WantError: true, WantKind: "invalid_input", WantText: []string{"body"}},
+	{Tool: "petstore_manage_user", Name: "invalid: unknown input", Args: "{\"action\":\"create\",\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"oa2mcp_unknown_input\":true,\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "petstore_manage_user", Name: "invalid: body given to action create", Args: "{\"action\":\"create\",\"body\":[{}],\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1}", WantError: true, WantKind: "invalid_input", WantText: []string{"body"}},
+	{Tool: "petstore_manage_user", Name: "upstream 500", Args: "{\"action\":\"create\",\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "upstream timeout", Args: "{\"action\":\"create\",\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "upstream reset", Args: "{\"action\":\"create\",\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "upstream malformed JSON", Args: "{\"action\":\"create\",\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "upstream oversized body", Args: "{\"action\":\"create\",\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "petstore_manage_user", Name: "upstream HTML page", Args: "{\"action\":\"create\",\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+}
+
+// oa2mcpResponses are the fake upstream's answers, synthesised from the
+// spec's response schemas, by operation.
+var oa2mcpResponses = map[string]oa2mcptest.Response{
+	"DELETE /pet/{petId}":           {Status: 200, Body: "{}"},
+	"DELETE /store/order/{orderId}": {Status: 200, Body: "{}"},
+	"DELETE /user/{username}":       {Status: 200, Body: "{}"},
+	"GET /pet/findByStatus": {
+		Status: 200,
+		Body:   "[{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]}]",
+	},
+	"GET /pet/findByTags": {
+		Status: 200,
+		Body:   "[{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]}]",
+	},
+	"GET /pet/{petId}": {
+		Status: 200,
+		Body:   "{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]}",
+	},
+	"GET /store/inventory": {Status: 200, Body: "{}"},
+	"GET /store/order/{orderId}": {
+		Status: 200,
+		Body:   "{\"complete\":true,\"id\":10,\"petId\":198772,\"quantity\":7,\"shipDate\":\"2026-01-31T09:30:00Z\",\"status\":\"placed\"}",
+	},
+	"GET /user/login":  {Status: 200, Body: "\"example\""},
+	"GET /user/logout": {Status: 200, Body: "{}"},
+	"GET /user/{username}": {
+		Status: 200,
+		Body:   "{\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1,\"username\":\"theUser\"}",
+	},
+	"POST /pet": {
+		Status: 200,
+		Body:   "{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]}",
+	},
+	"POST /pet/{petId}": {
+		Status: 200,
+		Body:   "{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]}",
+	},
+	"POST /pet/{petId}/uploadImage": {Status: 200, Body: "{\"code\":1,\"message\":\"example\",\"type\":\"example\"}"},
+	"POST /store/order": {
+		Status: 200,
+		Body:   "{\"complete\":true,\"id\":10,\"petId\":198772,\"quantity\":7,\"shipDate\":\"2026-01-31T09:30:00Z\",\"status\":\"placed\"}",
+	},
+	"POST /user": {
+		Status: 200,
+		Body:   "{\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1,\"username\":\"theUser\"}",
+	},
+	"POST /user/createWithList": {
+		Status: 200,
+		Body:   "{\"email\":\"john@email.com\",\"firstName\":\"John\",\"id\":10,\"lastName\":\"James\",\"password\":\"12345\",\"phone\":\"12345\",\"userStatus\":1,\"username\":\"theUser\"}",
+	},
+	"PUT /pet": {
+		Status: 200,
+		Body:   "{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]}",
+	},
+	"PUT /user/{username}": {Status: 200, Body: "{}"},
+}
+
+// oa2mcpTestCredentials answer Options.Getenv for the credential variables,
+// so calls carry credentials without touching the real environment.
+var oa2mcpTestCredentials = map[string]string{
+	"PETSTORE_API_KEY":             "oa2mcp-test-credential",
+	"PETSTORE_PETSTORE_AUTH_TOKEN": "oa2mcp-test-credential",
+}

@@ -54,7 +54,7 @@ var toolPetstoreFindPets = &runtime.Tool{
     },
     "status": {
       "default": "available",
-      "description": "Sale status to match: available (can be ordered now), pending (an order is in progress) or sold (no longer in the shop); e.g. available.",
+      "description": "For action by_status. Sale status to match: available (can be ordered now), pending (an order is in progress) or sold (no longer in the shop); e.g. available.",
       "enum": [
         "available",
         "pending",
@@ -107,6 +107,7 @@ var toolPetstoreFindPets = &runtime.Tool{
 					},
 				},
 			},
+			Inputs: []string{"offset", "status"},
 		},
 		{
 			Name:        "by_tags",
@@ -130,6 +131,7 @@ var toolPetstoreFindPets = &runtime.Tool{
 					},
 				},
 			},
+			Inputs: []string{"offset", "tags"},
 		},
 	},
 	Output: &runtime.Output{
@@ -369,7 +371,7 @@ var toolPetstoreManageOrder = &runtime.Tool{
       "type": "string"
     },
     "status": {
-      "description": "Order status: placed (received, not yet confirmed), approved (confirmed by the shop) or delivered (handed over); e.g. placed.",
+      "description": "For action place. Order status: placed (received, not yet confirmed), approved (confirmed by the shop) or delivered (handed over); e.g. placed.",
       "enum": [
         "placed",
         "approved",
@@ -408,6 +410,7 @@ var toolPetstoreManageOrder = &runtime.Tool{
 					},
 				},
 			},
+			Inputs:   []string{"orderId"},
 			Required: []string{"orderId"},
 		},
 		{
@@ -429,6 +432,7 @@ var toolPetstoreManageOrder = &runtime.Tool{
 					},
 				},
 			},
+			Inputs:   []string{"orderId"},
 			Required: []string{"orderId"},
 		},
 		{
@@ -463,6 +467,7 @@ var toolPetstoreManageOrder = &runtime.Tool{
 					},
 				},
 			},
+			Inputs: []string{"complete", "id", "petId", "quantity", "shipDate", "status"},
 		},
 	},
 }
@@ -521,11 +526,11 @@ var toolPetstoreManagePet = &runtime.Tool{
       "type": "string"
     },
     "additionalMetadata": {
-      "description": "A note stored with an uploaded photo, e.g. front view.",
+      "description": "For action upload_photo. A note stored with an uploaded photo, e.g. front view.",
       "type": "string"
     },
     "body": {
-      "description": "The photo file's content for upload_photo, sent as application/octet-stream, e.g. the bytes of a JPEG.",
+      "description": "For action upload_photo. The photo file's content for upload_photo, sent as application/octet-stream, e.g. the bytes of a JPEG.",
       "type": "string"
     },
     "category": {
@@ -553,7 +558,7 @@ var toolPetstoreManagePet = &runtime.Tool{
       "type": "integer"
     },
     "photoUrls": {
-      "description": "Public URLs of the pet's photos, e.g. [\"https://example.com/rex.jpg\"].",
+      "description": "For action add, replace. Public URLs of the pet's photos, e.g. [\"https://example.com/rex.jpg\"].",
       "items": {
         "type": "string"
       },
@@ -609,8 +614,8 @@ var toolPetstoreManagePet = &runtime.Tool{
 							Fields: []runtime.BodyField{
 								{Name: "category", Arg: "category"},
 								{Name: "id", Arg: "id"},
-								{Name: "name", Arg: "name"},
-								{Name: "photoUrls", Arg: "photoUrls"},
+								{Name: "name", Arg: "name", Required: true},
+								{Name: "photoUrls", Arg: "photoUrls", Required: true},
 								{Name: "status", Arg: "status"},
 								{Name: "tags", Arg: "tags"},
 							},
@@ -629,6 +634,7 @@ var toolPetstoreManagePet = &runtime.Tool{
 					},
 				},
 			},
+			Inputs:   []string{"category", "id", "name", "photoUrls", "status", "tags"},
 			Required: []string{"name", "photoUrls"},
 		},
 		{
@@ -654,6 +660,7 @@ var toolPetstoreManagePet = &runtime.Tool{
 					},
 				},
 			},
+			Inputs:   []string{"petId"},
 			Required: []string{"petId"},
 		},
 		{
@@ -672,8 +679,8 @@ var toolPetstoreManagePet = &runtime.Tool{
 							Fields: []runtime.BodyField{
 								{Name: "category", Arg: "category"},
 								{Name: "id", Arg: "id"},
-								{Name: "name", Arg: "name"},
-								{Name: "photoUrls", Arg: "photoUrls"},
+								{Name: "name", Arg: "name", Required: true},
+								{Name: "photoUrls", Arg: "photoUrls", Required: true},
 								{Name: "status", Arg: "status"},
 								{Name: "tags", Arg: "tags"},
 							},
@@ -692,6 +699,7 @@ var toolPetstoreManagePet = &runtime.Tool{
 					},
 				},
 			},
+			Inputs:   []string{"category", "id", "name", "photoUrls", "status", "tags"},
 			Required: []string{"name", "photoUrls"},
 		},
 		{
@@ -720,6 +728,7 @@ var toolPetstoreManagePet = &runtime.Tool{
 					},
 				},
 			},
+			Inputs:   []string{"name", "petId", "status"},
 			Required: []string{"petId"},
 		},
 		{
@@ -748,6 +757,7 @@ var toolPetstoreManagePet = &runtime.Tool{
 					},
 				},
 			},
+			Inputs:   []string{"additionalMetadata", "body", "petId"},
 			Required: []string{"petId"},
 		},
 	},
@@ -772,11 +782,11 @@ var toolPetstoreManageSession = &runtime.Tool{
       "type": "string"
     },
     "password": {
-      "description": "The customer's password, e.g. password1; never repeat it to anyone.",
+      "description": "For action login. The customer's password, e.g. password1; never repeat it to anyone.",
       "type": "string"
     },
     "username": {
-      "description": "The customer's login name, e.g. user1.",
+      "description": "For action login. The customer's login name, e.g. user1.",
       "type": "string"
     }
   },
@@ -810,6 +820,7 @@ var toolPetstoreManageSession = &runtime.Tool{
 					},
 				},
 			},
+			Inputs: []string{"password", "username"},
 		},
 		{
 			Name:        "logout",
@@ -1040,6 +1051,7 @@ var toolPetstoreManageUser = &runtime.Tool{
 					},
 				},
 			},
+			Inputs: []string{"email", "firstName", "id", "lastName", "password", "phone", "userStatus", "username"},
 		},
 		{
 			Name:        "create_many",
@@ -1058,6 +1070,7 @@ var toolPetstoreManageUser = &runtime.Tool{
 					},
 				},
 			},
+			Inputs: []string{"body"},
 		},
 		{
 			Name:        "delete",
@@ -1078,6 +1091,7 @@ var toolPetstoreManageUser = &runtime.Tool{
 					},
 				},
 			},
+			Inputs:   []string{"username"},
 			Required: []string{"username"},
 		},
 		{
@@ -1099,6 +1113,7 @@ var toolPetstoreManageUser = &runtime.Tool{
 					},
 				},
 			},
+			Inputs:   []string{"username"},
 			Required: []string{"username"},
 		},
 		{
@@ -1141,6 +1156,7 @@ var toolPetstoreManageUser = &runtime.Tool{
 					},
 				},
 			},
+			Inputs:   []string{"body_username", "email", "firstName", "id", "lastName", "password", "phone", "userStatus", "username"},
 			Required: []string{"username"},
 		},
 	},

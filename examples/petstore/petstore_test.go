@@ -101,8 +101,15 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 		t.Errorf("a missing action input should be named: %s", needs)
 	}
 	missing := call(t, cs, "petstore_get_pet", map[string]any{"pet_id": 999999}, true)
-	if !strings.Contains(missing, "404") || !strings.Contains(missing, `Step "pet" failed`) {
-		t.Errorf("unknown pet should name the step and 404: %s", missing)
+	// The message speaks the tool's language: its input name, a sibling
+	// tool that finds pets; never a step id or an upstream path.
+	if !strings.Contains(missing, "404") || !strings.Contains(missing, `"pet_id" = 999999`) || !strings.Contains(missing, "petstore_find_pets") {
+		t.Errorf("unknown pet should name the input pet_id, a lookup tool and 404: %s", missing)
+	}
+	for _, never := range []string{"step", "petId", "/pet/"} {
+		if strings.Contains(missing, never) {
+			t.Errorf("error text contains %q, which the model never saw: %s", never, missing)
+		}
 	}
 	invalid := call(t, cs, "petstore_find_pets", map[string]any{"action": "by_status", "status": "lost"}, true)
 	if !strings.Contains(invalid, "status") {
@@ -157,7 +164,7 @@ func TestOptionalStepFails(t *testing.T) {
 	defer hs.Close()
 	cs := connectInMemory(t, hs.URL+backend.BasePath, eras[0])
 	got := call(t, cs, "petstore_get_pet", map[string]any{"pet_id": 2}, false)
-	for _, want := range []string{`"id":2`, `"warnings":[`, "step stock failed"} {
+	for _, want := range []string{`"id":2`, `"warnings":[`, "optional lookup failed"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("partial result lacks %s: %s", want, got)
 		}

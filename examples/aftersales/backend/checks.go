@@ -84,6 +84,9 @@ func (s *server) validateTicket(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = req.check()
 	}
+	if err == nil && acting(r) != "" {
+		_, err = s.orderFor(r, req.OrderID)
+	}
 	if err != nil {
 		writeErr(w, r, err)
 		return
@@ -158,6 +161,12 @@ func (s *server) riskCheck(w http.ResponseWriter, r *http.Request) {
 		}
 		err = c.err()
 	}
+	if err == nil {
+		err = actAs(r, req.CustomerID)
+	}
+	if err == nil && acting(r) != "" {
+		_, err = s.orderFor(r, req.OrderID)
+	}
 	if err != nil {
 		writeErr(w, r, err)
 		return
@@ -184,9 +193,9 @@ func (s *server) estimateRefund(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, err)
 		return
 	}
-	o, ok := s.db.order(req.OrderID)
-	if !ok {
-		writeErr(w, r, errOrderNotFound(req.OrderID))
+	o, err := s.orderFor(r, req.OrderID)
+	if err != nil {
+		writeErr(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, estimate(o, req.Reason))
@@ -227,9 +236,9 @@ func (s *server) getOrder(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, badRequest(fmt.Sprintf("Order number %q does not match O-NNNNNN, e.g. O-100001.", id)))
 		return
 	}
-	o, ok := s.db.order(id)
-	if !ok {
-		writeErr(w, r, errOrderNotFound(id))
+	o, err := s.orderFor(r, id)
+	if err != nil {
+		writeErr(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, o)

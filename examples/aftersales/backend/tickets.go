@@ -48,9 +48,9 @@ func (s *server) getTicket(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, err)
 		return
 	}
-	t, ok := s.db.ticket(id)
-	if !ok {
-		writeErr(w, r, errTicketNotFound(id))
+	t, err := s.ticketFor(r, id)
+	if err != nil {
+		writeErr(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, t)
@@ -60,6 +60,10 @@ func (s *server) getTicket(w http.ResponseWriter, r *http.Request) {
 func (s *server) getTicketProgress(w http.ResponseWriter, r *http.Request) {
 	id, err := pathTicketID(r)
 	if err != nil {
+		writeErr(w, r, err)
+		return
+	}
+	if _, err := s.ticketFor(r, id); err != nil {
 		writeErr(w, r, err)
 		return
 	}
@@ -75,6 +79,13 @@ func (s *server) getTicketProgress(w http.ResponseWriter, r *http.Request) {
 func (s *server) listTickets(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	customerID, status := q.Get("customer_id"), q.Get("status")
+	if a := acting(r); a != "" {
+		if customerID != "" && customerID != a {
+			writeErr(w, r, actAs(r, customerID))
+			return
+		}
+		customerID = a
+	}
 	var c checker
 	c.match("customer_id", customerID, customerIDRE, "C-1", false)
 	c.oneOf("status", status, ticketStatus, false)
@@ -104,6 +115,12 @@ func (s *server) createTicket(w http.ResponseWriter, r *http.Request) {
 	err := decodeJSON(w, r, &nt)
 	if err == nil {
 		err = nt.check()
+	}
+	if err == nil {
+		err = actAs(r, nt.CustomerID)
+	}
+	if err == nil {
+		_, err = s.orderFor(r, nt.OrderID)
 	}
 	if err != nil {
 		writeErr(w, r, err)
@@ -226,6 +243,9 @@ func (s *server) cancelTicket(w http.ResponseWriter, r *http.Request) {
 		}
 		c.maxLen("reason", req.Reason, 500)
 		err = c.err()
+	}
+	if err == nil {
+		_, err = s.ticketFor(r, id)
 	}
 	if err != nil {
 		writeErr(w, r, err)
