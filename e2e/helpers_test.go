@@ -312,8 +312,9 @@ var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 func plain(s string) string { return ansiEscape.ReplaceAllString(s, "") }
 
 // startAftersales builds and starts the generated aftersales server and
-// its backend; it has an x-mcp-header parameter, which the petstore lacks.
-func startAftersales(t *testing.T, root string) string {
+// its backend (it has an x-mcp-header parameter, which the petstore
+// lacks), with extra server flags (authentication, say).
+func startAftersales(t *testing.T, root string, flags ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -327,5 +328,5 @@ func startAftersales(t *testing.T, root string) string {
 	backend := startDaemon(t, "aftersales-backend", regexp.MustCompile(`aftersales backend listening on (http://127\.0\.0\.1:\d+/\S*)`),
 		filepath.Join(dir, "aftersales-backend"), "--addr", "127.0.0.1:0")
 	return startDaemon(t, "aftersales MCP server", regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+/mcp)`),
-		filepath.Join(dir, "aftersales"), "--transport", "http", "--addr", "127.0.0.1:0", "--base-url", backend)
+		filepath.Join(dir, "aftersales"), append([]string{"--transport", "http", "--addr", "127.0.0.1:0", "--base-url", backend}, flags...)...)
 }

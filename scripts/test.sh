@@ -31,6 +31,9 @@ go run ./cmd/oa2mcp generate -c examples/aftersales/oa2mcp.yaml --check
 echo "== go test"
 go test -count=1 -tags e2e -timeout 60m "${PKGS[@]}"
 
+echo "== generated call tests of the golden cases (testdata is not part of ./...)"
+go test -count=1 -timeout 10m ./testdata/*/want/
+
 echo "== go test -race (generator, runtime and examples)"
 go test -count=1 -race -timeout 20m ./generator ./generator/mapping/... ./generator/emit/... ./generator/write/... ./overrides/... ./internal/... ./runtime/... ./examples/...
 
