@@ -83,10 +83,8 @@ func (s *Server) initAccess(spec *ServerDef, opts *Options) error {
 	for _, h := range spec.PassHeaders {
 		s.passHeaders = append(s.passHeaders, http.CanonicalHeaderKey(h))
 	}
-	if c := opts.Getenv(prefix + "_STDIO_CALLER"); c != "" {
-		f := strings.Fields(c)
-		claims := map[string]string{"sub": f[0], "scope": strings.Join(f[1:], " ")}
-		s.stdioClaims = claims
+	if f := strings.Fields(opts.Getenv(prefix + "_STDIO_CALLER")); len(f) > 0 {
+		s.stdioClaims = parseCaller(f).AllClaims()
 	}
 	return nil
 }
@@ -214,6 +212,12 @@ func (s *Server) admit(ctx context.Context, bt *boundTool, ti *auth.TokenInfo) (
 		ctx = ContextWithCaller(ctx, claims)
 	}
 	sub := claims["sub"]
+	if bt.identity && sub == "" && !overHTTP(ctx) {
+		// stdio has no tokens: the user who runs the server names
+		// themselves in its environment.
+		return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
+			msg: fmt.Sprintf("%s acts for a signed-in user, and this local server was started without one. Tell the user to set %s_STDIO_CALLER=\"THEIR_USER_ID [SCOPE...]\" in the server's environment and restart it; do not retry unchanged.", bt.spec.Name, envPrefix(s.spec))}
+	}
 	if bt.identity && sub == "" {
 		return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("%s acts for a signed-in user, and this call carries no verified identity. The user must connect with their own access token (bearer token) and try again.", bt.spec.Name)}

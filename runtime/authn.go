@@ -52,6 +52,37 @@ type AuthOptions struct {
 type Caller struct {
 	Subject string
 	Scopes  []string
+	// Claims are further identity claims (e.g. "email", "member_no") that
+	// ${identity.NAME} bindings can read, as a JWT would carry them.
+	Claims map[string]string
+}
+
+// AllClaims is the caller's claim set as bindings and scope checks read
+// it: the Claims plus "sub" and "scope"; ContextWithCaller takes it.
+func (c Caller) AllClaims() map[string]string {
+	out := make(map[string]string, len(c.Claims)+2)
+	for k, v := range c.Claims {
+		out[k] = v
+	}
+	out["sub"], out["scope"] = c.Subject, strings.Join(c.Scopes, " ")
+	return out
+}
+
+// parseCaller reads "SUBJECT [SCOPE...] [CLAIM=VALUE...]", the form of a
+// static token's entry and of $PREFIX_STDIO_CALLER.
+func parseCaller(fields []string) Caller {
+	c := Caller{Subject: fields[0]}
+	for _, f := range fields[1:] {
+		if k, v, ok := strings.Cut(f, "="); ok && k != "" {
+			if c.Claims == nil {
+				c.Claims = map[string]string{}
+			}
+			c.Claims[k] = v
+			continue
+		}
+		c.Scopes = append(c.Scopes, f)
+	}
+	return c
 }
 
 func (a *AuthOptions) enabled() bool {
@@ -99,7 +130,7 @@ func newAuthenticator(o *AuthOptions, realm string, now func() time.Time) (*auth
 func (a *authenticator) verify(ctx context.Context, token string) (*auth.TokenInfo, error) {
 	sum := sha256.Sum256([]byte(token))
 	if c, ok := a.tokens[sum]; ok {
-		return tokenInfo(c.Subject, c.Scopes, time.Time{}, map[string]string{"sub": c.Subject, "scope": strings.Join(c.Scopes, " ")}), nil
+		return tokenInfo(c.Subject, c.Scopes, time.Time{}, c.AllClaims()), nil
 	}
 	if a.jwks == nil || strings.Count(token, ".") != 2 {
 		return nil, fmt.Errorf("%w: the token is not known to this server", auth.ErrInvalidToken)
@@ -398,7 +429,7 @@ func parseJWKS(data []byte) (map[string]crypto.PublicKey, error) {
 }
 
 // parseTokenLines reads static tokens, one per line: TOKEN SUBJECT
-// [SCOPE...]; blank lines and # comments are skipped. Inline lists (an
+// [SCOPE...] [CLAIM=VALUE...]; blank lines and # comments are skipped. Inline lists (an
 // environment variable) may separate entries with ";".
 func parseTokenLines(r io.Reader, into map[string]Caller) error {
 	sc := bufio.NewScanner(r)
@@ -412,9 +443,9 @@ func parseTokenLines(r io.Reader, into map[string]Caller) error {
 			}
 			f := strings.Fields(line)
 			if len(f) < 2 {
-				return fmt.Errorf("token entry %d: write TOKEN SUBJECT [SCOPE...]", n)
+				return fmt.Errorf("token entry %d: write TOKEN SUBJECT [SCOPE...] [CLAIM=VALUE...]", n)
 			}
-			into[f[0]] = Caller{Subject: f[1], Scopes: f[2:]}
+			into[f[0]] = parseCaller(f[1:])
 		}
 	}
 	return sc.Err()

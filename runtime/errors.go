@@ -153,7 +153,7 @@ func (s *Server) upstreamError(bt *boundTool, op *compiledOp, args map[string]an
 	if secs, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		e.retryAfter = secs
 	}
-	guidance := s.statusGuidance(bt, op, args, e, len(d.fields) > 0)
+	guidance := s.statusGuidance(bt, op, args, e, len(d.fields) > 0, d.message != "")
 	if o := s.overrideMessage(bt, code, d.code); o != "" {
 		guidance = o
 	}
@@ -187,14 +187,14 @@ func (s *Server) overrideMessage(bt *boundTool, status int, code string) string 
 
 // statusGuidance sets e's kind and retryability and returns the sentence
 // saying what to do next.
-func (s *Server) statusGuidance(bt *boundTool, op *compiledOp, args map[string]any, e *callError, hasFields bool) string {
+func (s *Server) statusGuidance(bt *boundTool, op *compiledOp, args map[string]any, e *callError, hasFields, explained bool) string {
 	code := e.status
 	e.kind = ErrorKindForStatus(code)
 	switch e.kind {
 	case KindUnauthorized, KindForbidden:
 		return s.authGuidance(op, code)
 	case KindNotFound:
-		return notFoundGuidance(op, args, s.lookupTools(bt))
+		return notFoundGuidance(op, args, s.lookupTools(bt), explained)
 	case KindRateLimited:
 		e.retryable = true
 		return "Rate limit exceeded. " + retryPhrase(e.retryAfter, "Wait a little and retry later; do not call again in a tight loop.")
@@ -247,18 +247,27 @@ func ErrorKindForStatus(code int) string {
 // notFoundGuidance names the inputs that held the identifiers (the path
 // parameters), as the model sent them, and the tools that can find the
 // right value.
-func notFoundGuidance(op *compiledOp, args map[string]any, lookup []string) string {
+//
+// When the API explained itself, its message names what is missing (a
+// 404 may be about something no input holds, such as the signed-in
+// user), so the guidance defers to it instead of blaming an input.
+func notFoundGuidance(op *compiledOp, args map[string]any, lookup []string, explained bool) string {
 	ids := notFoundInputs(op, args)
-	if len(ids) == 0 {
+	hint := ""
+	if len(lookup) > 0 {
+		hint = " (look it up with " + strings.Join(lookup, " or ") + " if unsure)"
+	}
+	switch {
+	case explained && len(ids) == 0:
+		return "The API's message says what it did not find. Do not retry unchanged; tell the user if only they can fix it."
+	case explained:
+		return fmt.Sprintf("The API's message says what it did not find. This call named %s; if that is what is missing, check %s%s. Do not retry unchanged.", strings.Join(ids, ", "), pluralIt(len(ids)), hint)
+	case len(ids) == 0:
 		return "The API has nothing at this address: the server's base URL may be wrong, or the resource was removed. Do not retry unchanged; tell the user if it persists."
 	}
 	what := "the identifier"
 	if len(ids) > 1 {
 		what = "the identifiers"
-	}
-	hint := ""
-	if len(lookup) > 0 {
-		hint = " (look it up with " + strings.Join(lookup, " or ") + " if unsure)"
 	}
 	return fmt.Sprintf("Nothing exists for %s %s: check %s%s. Do not retry unchanged.", what, strings.Join(ids, ", "), pluralIt(len(ids)), hint)
 }
@@ -386,7 +395,7 @@ func describeErrorBody(b *upstreamBody) errorDescription {
 	if trimmed == "" {
 		return errorDescription{}
 	}
-	if isJSONMedia(b.mediaType) || trimmed[0] == '{' || trimmed[0] == '[' {
+	if IsJSONMedia(b.mediaType) || trimmed[0] == '{' || trimmed[0] == '[' {
 		var v any
 		if json.Unmarshal(data, &v) == nil {
 			d := errorDescription{message: jsonErrorDetail(v), fields: fieldErrors(v), code: errorCode(v)}

@@ -48,6 +48,10 @@ func newFaultUpstream(t testing.TB) *faultUpstream {
 		fu.mu.Lock()
 		fu.traces = append(fu.traces, r.Header.Get("Traceparent"))
 		fu.mu.Unlock()
+		if r.PathValue("id") == "gone" {
+			w.WriteHeader(404) // no explanation
+			return
+		}
 		if r.PathValue("id") == "missing" {
 			w.Header().Set("Content-Type", "application/problem+json")
 			w.WriteHeader(404)
@@ -272,7 +276,8 @@ var faultMatrix = []faultCase{
 		[]string{"HTTP 400", "Invalid request: The item is not valid.", `Field errors: "name": must not be empty; "price": must be positive`, "Do not retry unchanged"}, nil, false},
 	{"401", "fault", map[string]any{"name": "401"}, KindUnauthorized, []string{"HTTP 401", "The access token expired", "credentials", "Do not retry"}, nil, false},
 	{"403", "fault", map[string]any{"name": "403"}, KindForbidden, []string{"HTTP 403", "Missing scope items:write", "lack permission", "Do not retry"}, nil, false},
-	{"404 names the id input", "get_item", map[string]any{"itemId": "missing"}, KindNotFound, []string{"HTTP 404", "no item with this id", `Nothing exists for the identifier "itemId" = "missing"`}, []string{"list or search tool"}, false},
+	{"404 names the id input", "get_item", map[string]any{"itemId": "gone"}, KindNotFound, []string{"HTTP 404", `Nothing exists for the identifier "itemId" = "gone"`}, []string{"list or search tool", "base URL"}, false},
+	{"404 explained defers to the API", "get_item", map[string]any{"itemId": "missing"}, KindNotFound, []string{"HTTP 404", "no item with this id", "The API's message says what it did not find", `This call named "itemId" = "missing"`}, []string{"Nothing exists for", "base URL"}, false},
 	{"409", "fault", map[string]any{"name": "409"}, KindConflict, []string{"HTTP 409", "An item with this name exists", "fetch the current state"}, nil, false},
 	{"422 field errors", "fault", map[string]any{"name": "422"}, KindBadRequest, []string{"HTTP 422", "Validation failed", `"age": must be at least 0; "email": is not an email`, "fix the fields named above"}, nil, false},
 	{"429 Retry-After seconds", "fault", map[string]any{"name": "429s"}, KindRateLimited, []string{"HTTP 429", "Too many requests", "Retry after 30 seconds."}, nil, true},

@@ -248,6 +248,13 @@ func creatorsText(t *HandleType) string {
 }
 
 // wellFormed reports whether v could be a handle of type t.
+// HandleExample is a well-formed handle of the type with this prefix, for
+// input schemas' examples: the generator takes it from here so that the
+// example always passes the runtime's own check.
+func HandleExample(prefix string) string {
+	return prefix + "k7qw2mx5pl4st6vb3nr6yz5cf7hj2ade"
+}
+
 func wellFormed(t *HandleType, v string) bool {
 	rest, ok := strings.CutPrefix(v, t.Prefix)
 	if !ok || len(rest) != handleRandLen {
@@ -268,7 +275,7 @@ func (h *handleManager) resolve(ctx context.Context, in HandleInput, arg any, ow
 	t := h.types[in.Type]
 	v, _ := arg.(string)
 	if !wellFormed(t, v) {
-		return nil, inputFailure(fmt.Sprintf("Invalid arguments: %s is not a %s handle. Handles look like %s followed by %d letters and digits and come only from %s; call it to get one, then call again with the handle it returns.",
+		return nil, inputFailure(fmt.Sprintf("Invalid arguments: %s is not a %s handle. Handles look like %s followed by %d characters (lower-case letters and the digits 2 to 7) and come only from %s; call it to get one, then call again with the handle it returns.",
 			argLabel(in.Arg, arg), in.Type, t.Prefix, handleRandLen, creatorsText(t)))
 	}
 	rec, ok, err := h.store.Get(ctx, h.key(v))

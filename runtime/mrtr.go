@@ -229,7 +229,7 @@ func clientCanElicit(req *mcp.CallToolRequest) bool {
 func noElicitation(bt *boundTool, need interaction) *callError {
 	if need.confirm {
 		return &callError{kind: KindNeedsUser, retryAfter: retryAfterUnknown,
-			msg: fmt.Sprintf("%s needs the user's own confirmation before it runs, and this client cannot show a confirmation form (it did not declare the elicitation capability). Tell the user to use an MCP client that supports elicitation for this action.", bt.spec.Name)}
+			msg: fmt.Sprintf("%s needs the user's own confirmation before it runs, and this client cannot be shown a confirmation form on this connection (it declared no elicitation capability, or it speaks a protocol revision before 2026-07-28 over stateless HTTP, where the server cannot send it one). Tell the user to use an MCP client that supports elicitation for this action, over stdio or with protocol revision 2026-07-28.", bt.spec.Name)}
 	}
 	var parts []string
 	for _, a := range need.missing {

@@ -431,16 +431,6 @@ func (c *compiledOp) cookieHeader(args map[string]any) string {
 	return strings.Join(parts, "; ")
 }
 
-// isJSONMedia reports whether a media type is JSON (application/json,
-// text/json or any +json suffix).
-func isJSONMedia(mt string) bool {
-	mt = strings.ToLower(strings.TrimSpace(mt))
-	if i := strings.IndexByte(mt, ';'); i >= 0 {
-		mt = strings.TrimSpace(mt[:i])
-	}
-	return mt == "application/json" || mt == "text/json" || strings.HasSuffix(mt, "+json")
-}
-
 // buildBody encodes the request body, returning the reader and content type
 // (both empty when the call sends no body).
 func (c *compiledOp) buildBody(args map[string]any) (io.Reader, string, error) {
@@ -460,7 +450,7 @@ func (c *compiledOp) buildBody(args map[string]any) (io.Reader, string, error) {
 	}
 	mt := b.MediaType
 	switch {
-	case isJSONMedia(mt) || mt == "":
+	case IsJSONMedia(mt) || mt == "":
 		if mt == "" {
 			mt = "application/json"
 		}

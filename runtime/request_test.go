@@ -113,3 +113,13 @@ func TestCompileOpErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestIdempotentMethods: QUERY (OpenAPI 3.2) is retried like GET; POST
+// and PATCH are not.
+func TestIdempotentMethods(t *testing.T) {
+	for m, want := range map[string]bool{"GET": true, "QUERY": true, "PUT": true, "DELETE": true, "POST": false, "PATCH": false} {
+		if got := idempotentMethod(m); got != want {
+			t.Errorf("idempotentMethod(%s) = %v, want %v", m, got, want)
+		}
+	}
+}

@@ -68,7 +68,7 @@ type retryPolicy struct {
 // idempotentMethods may be repeated without changing the outcome (RFC 9110).
 func idempotentMethod(m string) bool {
 	switch m {
-	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions, http.MethodTrace:
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions, http.MethodTrace, "QUERY":
 		return true
 	}
 	return false

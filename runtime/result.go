@@ -44,7 +44,13 @@ func (s *Server) decodeSuccess(bt *boundTool, status int, b *upstreamBody) (*ups
 	switch {
 	case len(bytes.TrimSpace(b.data)) == 0:
 		ur.kind = bodyEmpty
-	case isJSONMedia(b.mediaType) || (b.mediaType == "" && json.Valid(b.data)):
+	case SequenceMedia(b.mediaType) != SequenceNone:
+		items, ok := decodeSequence(SequenceMedia(b.mediaType), b.data)
+		if !ok {
+			return nil, s.badResponse(bt, status, b)
+		}
+		ur.kind, ur.value = bodyJSON, items
+	case IsJSONMedia(b.mediaType) || (b.mediaType == "" && json.Valid(b.data)):
 		v, err := DecodeJSON(string(b.data))
 		if err != nil {
 			return nil, s.badResponse(bt, status, b)

@@ -30,9 +30,9 @@ func CompileSchema(text string) (*Schema, error) {
 	return &Schema{root: n, formats: formats}, nil
 }
 
-// CompileSchemaValue is CompileSchema for a schema already decoded as
-// DecodeJSON decodes it (numbers as json.Number); it spares a generator
-// that builds schemas as values an encode and decode.
+// CompileSchemaValue is CompileSchema for a schema already decoded (maps,
+// slices, and numbers as json.Number, float64 or Go integers); it spares a
+// generator that builds schemas as values an encode and decode.
 func CompileSchemaValue(v any) (*Schema, error) {
 	n, formats, err := compileValueFormats(v)
 	if err != nil {

@@ -49,3 +49,31 @@ func TestScopedToolsNeedAuthOnHTTP(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentityToolWithoutCaller: a tool bound to the caller's identity
+// tells a stdio user how to name themselves, and an HTTP caller to bring
+// a token; neither reaches the upstream.
+func TestIdentityToolWithoutCaller(t *testing.T) {
+	up := newSlowUpstream(t)
+	def := &ServerDef{Name: "lib", EnvPrefix: "LIB", Tools: []*Tool{{Name: "my_loans", InputSchema: `{"type":"object"}`,
+		Steps: []Step{{ID: "loans", Op: Operation{Method: "GET", Path: "/fast", Params: []Param{{Name: "X-Member", Arg: "m", In: InHeader, Style: "simple", Required: true}}},
+			Args: []Binding{{Arg: "m", Expr: "${identity.sub}"}}}}}}}
+	for transport, want := range map[string]string{"stdio": `LIB_STDIO_CALLER="THEIR_USER_ID [SCOPE...]"`, "http": "access token (bearer token)"} {
+		srv, err := NewServer(def, Options{BaseURL: up.URL, InsecureNoAuth: true, Getenv: func(string) string { return "" }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range transports {
+			if tr.name != transport {
+				continue
+			}
+			cs, closeFn := tr.connect(t, srv)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "my_loans", Arguments: map[string]any{}})
+			if err != nil || !res.IsError || !strings.Contains(resultText(res), want) {
+				t.Errorf("%s: %v %s", transport, err, resultText(res))
+			}
+			closeFn()
+		}
+		srv.Close()
+	}
+}

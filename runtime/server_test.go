@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -55,6 +56,18 @@ func testUpstream(t testing.TB) *httptest.Server {
 		w.Header().Set("Content-Type", "text/plain")
 		io.WriteString(w, strings.Repeat("x", 200*1024))
 	})
+	mux.HandleFunc("/jsonl", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/jsonl")
+		io.WriteString(w, "{\"n\":1}\n\n{\"n\":2}\n")
+	})
+	mux.HandleFunc("/badjsonl", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		io.WriteString(w, "{\"n\":1}\n{\"n\":\n")
+	})
+	mux.HandleFunc("/events", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, ": keep-alive\nevent: price\nid: 7\ndata: {\"sku\":\ndata: \"A\"}\nretry: 3000\n\ndata: done\n\n")
+	})
 	mux.HandleFunc("/blob", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
 		w.Write(make([]byte, 1000))
@@ -62,7 +75,7 @@ func testUpstream(t testing.TB) *httptest.Server {
 	// Not a ServeMux pattern: the mux would clean "/a/../b" paths.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/fail/") || strings.HasPrefix(r.URL.Path, "/slow") ||
-			r.URL.Path == "/list" || r.URL.Path == "/empty" || r.URL.Path == "/text" || r.URL.Path == "/blob" {
+			slices.Contains([]string{"/list", "/empty", "/text", "/blob", "/jsonl", "/badjsonl", "/events"}, r.URL.Path) {
 			mux.ServeHTTP(w, r)
 			return
 		}
@@ -200,7 +213,7 @@ func testSpec() *ServerDef {
 				Op: &Operation{Method: "GET", Path: "/fail/{code}", Security: [][]string{{"query_key"}, {"api_key"}}, Params: []Param{
 					{Name: "code", Arg: "code", In: InPath, Style: "simple", Required: true}}}},
 			{Name: "fetch", Description: "Fetch a fixed path.",
-				InputSchema: obj(`"which":{"type":"string","enum":["slow","list","empty","text","blob"]}`, "which"),
+				InputSchema: obj(`"which":{"type":"string","enum":["slow","list","empty","text","blob","jsonl","events","badjsonl"]}`, "which"),
 				Op: &Operation{Method: "GET", Path: "/{which}", Params: []Param{
 					{Name: "which", Arg: "which", In: InPath, Style: "simple", Required: true}}}},
 		},
@@ -553,6 +566,12 @@ func TestUpstreamOutcomes(t *testing.T) {
 			[]string{"did not answer", "timeout", "retry once later"}, nil},
 		{"array wrapped", "fetch", map[string]any{"which": "list"}, false,
 			[]string{"[1,2,12345678901234567890]"}, nil},
+		{"json lines as items", "fetch", map[string]any{"which": "jsonl"}, false,
+			[]string{`{"result":[{"n":1},{"n":2}]}`}, nil},
+		{"broken json lines", "fetch", map[string]any{"which": "badjsonl"}, true,
+			[]string{"application/x-ndjson", "not valid JSON"}, nil},
+		{"server-sent events as items", "fetch", map[string]any{"which": "events"}, false,
+			[]string{`{"result":[{"data":"{\"sku\":\n\"A\"}","event":"price","id":"7","retry":3000},{"data":"done"}]}`}, []string{"keep-alive"}},
 		{"no content", "fetch", map[string]any{"which": "empty"}, false,
 			[]string{"succeeded (HTTP 204", "no content"}, nil},
 		{"long text truncated", "fetch", map[string]any{"which": "text"}, false,

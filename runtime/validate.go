@@ -430,7 +430,7 @@ func (n *schemaNode) countField(key string) *int {
 // count reads a non-negative integer keyword; 2.0 counts as 2. Counts
 // beyond any real string, array or object are capped.
 func (c *schemaCompiler) count(val any, at, key string) int {
-	num, ok := val.(json.Number)
+	num, ok := asNumber(val)
 	if ok {
 		f, err := num.Float64()
 		if (err == nil || math.IsInf(f, 1)) && f >= 0 && f == math.Trunc(f) {
@@ -442,7 +442,7 @@ func (c *schemaCompiler) count(val any, at, key string) int {
 }
 
 func (c *schemaCompiler) numberKeyword(n *schemaNode, key string, val any, at string) {
-	num, ok := val.(json.Number)
+	num, ok := asNumber(val)
 	var b *numBound
 	if ok {
 		b = newNumBound(num)
@@ -1251,13 +1251,20 @@ func jsonEqual(a, b any) bool {
 	return false
 }
 
-// asNumber accepts both decodings of a JSON number.
+// asNumber accepts both decodings of a JSON number, and the Go integers
+// a schema built as a value (CompileSchemaValue) may hold.
 func asNumber(v any) (json.Number, bool) {
 	switch x := v.(type) {
 	case json.Number:
 		return x, true
 	case float64:
 		return json.Number(strconv.FormatFloat(x, 'g', -1, 64)), true
+	case int:
+		return json.Number(strconv.Itoa(x)), true
+	case int64:
+		return json.Number(strconv.FormatInt(x, 10)), true
+	case uint64:
+		return json.Number(strconv.FormatUint(x, 10)), true
 	}
 	return "", false
 }

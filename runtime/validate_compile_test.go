@@ -182,3 +182,21 @@ func TestFormatsBeyondSuite(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileSchemaValueGoNumbers: a schema built as a Go value may hold
+// float64 and integer bounds; they are enforced like decoded JSON numbers.
+func TestCompileSchemaValueGoNumbers(t *testing.T) {
+	s, err := CompileSchemaValue(map[string]any{"type": "integer", "minimum": 1.0, "maximum": int64(50), "multipleOf": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, ok := range map[string]bool{"2": true, "50": true, "500": false, "0": false, "3": false} {
+		n, _ := DecodeJSON(v)
+		if got := s.Validate(n) == nil; got != ok {
+			t.Errorf("%s: valid = %v, want %v", v, got, ok)
+		}
+	}
+	if _, err := CompileSchemaValue(map[string]any{"type": "string", "maxLength": uint64(3)}); err != nil {
+		t.Errorf("uint64 count: %v", err)
+	}
+}

@@ -156,7 +156,7 @@ func (d *directRun) as(ctx context.Context, caller string) context.Context {
 		caller = CallerDefault
 	}
 	c := tokens(d.suite.Def)[tokenOf(caller)]
-	return runtime.ContextWithCaller(ctx, map[string]string{"sub": c.Subject, "scope": strings.Join(c.Scopes, " ")})
+	return runtime.ContextWithCaller(ctx, c.AllClaims())
 }
 
 // createHandle runs the first success case of a tool creating a handle

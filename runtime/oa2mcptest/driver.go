@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -268,10 +270,36 @@ func tokens(def *runtime.ServerDef) map[string]runtime.Caller {
 		all = append(all, sc)
 	}
 	sort.Strings(all)
+	claims := identityClaims(def)
 	return map[string]runtime.Caller{
-		tokenOf(CallerDefault): {Subject: "oa2mcp-test-a", Scopes: all},
-		tokenOf(CallerOther):   {Subject: "oa2mcp-test-b", Scopes: all},
-		tokenOf(CallerNoScope): {Subject: "oa2mcp-test-c"},
+		tokenOf(CallerDefault): {Subject: "oa2mcp-test-a", Scopes: all, Claims: claims("a")},
+		tokenOf(CallerOther):   {Subject: "oa2mcp-test-b", Scopes: all, Claims: claims("b")},
+		tokenOf(CallerNoScope): {Subject: "oa2mcp-test-c", Claims: claims("c")},
+	}
+}
+
+// identityRefRe finds ${identity.NAME} references in a definition.
+var identityRefRe = regexp.MustCompile(`\$\{identity\.([A-Za-z0-9_.:-]+)\}`)
+
+// identityClaims gives each test caller a distinct value of every claim
+// the definition's bindings read besides sub, as a JWT would carry them.
+func identityClaims(def *runtime.ServerDef) func(caller string) map[string]string {
+	raw, _ := json.Marshal(def)
+	var names []string
+	for _, m := range identityRefRe.FindAllStringSubmatch(string(raw), -1) {
+		if m[1] != "sub" && !slices.Contains(names, m[1]) {
+			names = append(names, m[1])
+		}
+	}
+	return func(caller string) map[string]string {
+		if len(names) == 0 {
+			return nil
+		}
+		out := map[string]string{}
+		for _, n := range names {
+			out[n] = "oa2mcp-test-" + caller + "-" + n
+		}
+		return out
 	}
 }
 

@@ -113,3 +113,24 @@ func TestUpstreamChecksRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentityClaimsBeyondSub: a binding of ${identity.member_no} gets a
+// value from every test caller, over HTTP (static tokens) and in process
+// (ContextWithCaller), so the upstream sees its required header.
+func TestIdentityClaimsBeyondSub(t *testing.T) {
+	def := &runtime.ServerDef{Name: "lib", Tools: []*runtime.Tool{
+		{Name: "my_loans", ReadOnly: true, InputSchema: `{"type":"object","additionalProperties":false}`,
+			Steps: []runtime.Step{{ID: "loans", Op: runtime.Operation{Method: "GET", Path: "/loans",
+				Params: []runtime.Param{{Name: "X-Member", Arg: "X-Member", In: "header", Style: "simple", Required: true}}},
+				Args: []runtime.Binding{{Arg: "X-Member", Expr: "${identity.member_no}"}}}}},
+	}}
+	for _, tr := range []oa2mcptest.Transport{oa2mcptest.Loopback, oa2mcptest.Direct} {
+		fails := oa2mcptest.Check(context.Background(), oa2mcptest.Suite{Def: def, Cases: []oa2mcptest.Case{
+			{Tool: "my_loans", Name: "normal", Args: `{}`, WantUpstream: true},
+			{Tool: "my_loans", Name: "other caller", Args: `{}`, Caller: oa2mcptest.CallerOther, WantUpstream: true},
+		}}, oa2mcptest.Options{Transport: tr})
+		if len(fails) != 0 {
+			t.Errorf("transport %d: %v", tr, fails)
+		}
+	}
+}
