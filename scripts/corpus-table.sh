@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 table="$tmp/table.md"
 start=$(date +%s)
 set +e
-OA2MCP_CORPUS_TABLE="$table" go test -count=1 -timeout 30m -run '^TestCorpus$' ./e2e/ >"$tmp/test.log" 2>&1
+OA2MCP_CORPUS_TABLE="$table" go test -tags e2e -count=1 -timeout 30m -run '^TestCorpus$' ./e2e/ >"$tmp/test.log" 2>&1
 rc=$?
 set -e
 secs=$(( $(date +%s) - start ))
@@ -43,17 +43,19 @@ cat <<HDR
 The public spec corpus (\`../shared/corpus\`, described with sources,
 commits and licences in its README.md) is the generator's reality check.
 For every entry below, \`e2e/TestCorpus\` generates a server with the
-default mapping (no override file) into one temporary module, builds all of
-them with one \`go build\`, starts each binary over stdio and reads its
-\`tools/list\` through the official MCP Go SDK client, then checks every
-tool with \`internal/quality\`.
+default mapping (no override file) into one temporary module (generation
+itself calls every tool once through the runtime against an upstream
+synthesised from the spec, and fails on any tool that cannot be called),
+builds all of them with one \`go build\`, starts each binary over stdio and
+reads its \`tools/list\` through the official MCP Go SDK client, then
+checks every tool with \`internal/quality\`.
 
 Regenerate this page (takes a few minutes, mostly the \`go build\`):
 
 \`\`\`sh
 scripts/corpus-table.sh
 # which runs:
-OA2MCP_CORPUS_TABLE=FILE go test -count=1 -run '^TestCorpus\$' ./e2e/
+OA2MCP_CORPUS_TABLE=FILE go test -tags e2e -count=1 -run '^TestCorpus\$' ./e2e/
 \`\`\`
 
 Last run: $(date -u +%Y-%m-%d)$rev with $goversion, ${secs} s. $status

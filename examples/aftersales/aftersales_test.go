@@ -583,7 +583,7 @@ func TestOlderClientStatelessHTTP(t *testing.T) {
 	r := callTool(t, cs, "aftersales_create_ticket", map[string]any{"order_id": "O-100002", "reason": "defect"})
 	mustFail(t, r, "older client, missing input", "refund_method", "Ask the user")
 	h := callTool(t, cs, "aftersales_query_ticket", map[string]any{"ticket_id": "T-2026-1001"}).str("ticket_handle")
-	mustFail(t, callTool(t, cs, "aftersales_cancel_ticket", map[string]any{"ticket": h, "reason": "plans changed"}), "older client, confirm", "cannot show a confirmation form")
+	mustFail(t, callTool(t, cs, "aftersales_cancel_ticket", map[string]any{"ticket": h, "reason": "plans changed"}), "older client, confirm", "cannot be shown a confirmation form", "before 2026-07-28 over stateless HTTP")
 	mustOK(t, callTool(t, cs, "aftersales_create_ticket", map[string]any{"order_id": "O-100002", "reason": "defect", "refund_method": "store_credit"}), "given by the model")
 	if len(el.asked) != 0 {
 		t.Errorf("older client on stateless HTTP was sent elicitations")

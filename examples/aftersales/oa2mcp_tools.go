@@ -18,7 +18,7 @@ var toolAftersalesAddReturnItem = &runtime.Tool{
     "basket_id": {
       "description": "The return basket to add to; leave it out to start a new one. Pass the return_basket handle (rb_...) that aftersales_add_return_item returned; never a number or name you made up.",
       "examples": [
-        "rb_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"
+        "rb_k7qw2mx5pl4st6vb3nr6yz5cf7hj2ade"
       ],
       "type": "string"
     },
@@ -86,7 +86,7 @@ var toolAftersalesCancelTicket = &runtime.Tool{
     "ticket": {
       "description": "The ticket to cancel. Pass the ticket handle (tkt_...) that aftersales_create_ticket or aftersales_query_ticket returned; never a number or name you made up.",
       "examples": [
-        "tkt_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"
+        "tkt_k7qw2mx5pl4st6vb3nr6yz5cf7hj2ade"
       ],
       "type": "string"
     }
@@ -208,7 +208,7 @@ var toolAftersalesCloseReturnBasket = &runtime.Tool{
     "basket_id": {
       "description": "The return basket to close. Pass the return_basket handle (rb_...) that aftersales_add_return_item returned; never a number or name you made up.",
       "examples": [
-        "rb_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"
+        "rb_k7qw2mx5pl4st6vb3nr6yz5cf7hj2ade"
       ],
       "type": "string"
     }
@@ -729,7 +729,7 @@ var toolAftersalesGetReturnBasket = &runtime.Tool{
     "basket_id": {
       "description": "The return basket to show. Pass the return_basket handle (rb_...) that aftersales_add_return_item returned; never a number or name you made up.",
       "examples": [
-        "rb_k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"
+        "rb_k7qw2mx5pl4st6vb3nr6yz5cf7hj2ade"
       ],
       "type": "string"
     }
@@ -878,7 +878,13 @@ var toolAftersalesListTickets = &runtime.Tool{
       "type": "array"
     },
     "nextPage": {
-      "description": "What to pass to get the next page."
+      "description": "The input to pass to get the next page.",
+      "properties": {
+        "offset": {
+          "type": "integer"
+        }
+      },
+      "type": "object"
     },
     "next_steps": {
       "type": "string"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 )
 
@@ -24,24 +25,57 @@ func responses(srv *ir.Server, problems *diag.List) map[string]oa2mcptest.Respon
 		case r.Status == 204:
 		case r.Schema == "":
 			resp.Body = "{}"
-		case !isJSONMedia(r.MediaType):
+		case runtime.SequenceMedia(r.MediaType) != runtime.SequenceNone:
+			resp.ContentType, resp.Body = r.MediaType, sequenceBody(r.MediaType, cachedBody(bodies, r.Schema))
+		case !runtime.IsJSONMedia(r.MediaType) && r.MediaType != "":
 			resp.ContentType, resp.Body = r.MediaType, "example"
 		default:
-			body, ok := bodies[r.Schema]
-			if !ok {
-				if body, ok = synthBody(r.Schema); !ok {
-					// The tools reading it will fail the proof with a
-					// precise message; an empty object keeps the others
-					// testable.
-					body = "{}"
-				}
-				bodies[r.Schema] = body
-			}
-			resp.Body = body
+			resp.Body = cachedBody(bodies, r.Schema)
 		}
 		out[key] = resp
 	}
 	return out
+}
+
+// cachedBody synthesises the body of schema once.
+func cachedBody(bodies map[string]string, schema string) string {
+	body, ok := bodies[schema]
+	if !ok {
+		if body, ok = synthBody(schema); !ok {
+			// The tools reading it will fail the proof with a precise
+			// message; an empty object keeps the others testable.
+			body = "{}"
+		}
+		bodies[schema] = body
+	}
+	return body
+}
+
+// sequenceBody streams a synthesised array as the media type sends it:
+// one JSON value per line, or one server-sent event per item (the item's
+// event, id and data fields; its data is text already).
+func sequenceBody(mediaType, array string) string {
+	var items []any
+	if json.Unmarshal([]byte(array), &items) != nil {
+		return array
+	}
+	var sb strings.Builder
+	for _, item := range items {
+		if runtime.SequenceMedia(mediaType) == runtime.SequenceJSONLines {
+			line, _ := json.Marshal(item)
+			sb.Write(line)
+			sb.WriteByte('\n')
+			continue
+		}
+		ev, _ := item.(map[string]any)
+		for _, field := range []string{"event", "id", "retry", "data"} {
+			if v, ok := ev[field]; ok {
+				fmt.Fprintf(&sb, "%s: %v\n", field, v)
+			}
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
 }
 
 // synthBody builds a JSON body valid against schema.
@@ -56,11 +90,6 @@ func synthBody(schema string) (string, bool) {
 		return "", false
 	}
 	return encodeArgs(v), true
-}
-
-func isJSONMedia(mt string) bool {
-	mt = strings.ToLower(mt)
-	return mt == "" || mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "/json")
 }
 
 func sortedRespKeys(m map[string]ir.OperationResponses) []string {

@@ -105,3 +105,35 @@ func TestSentencesAndResources(t *testing.T) {
 		}
 	}
 }
+
+// TestCallerIdentity: an input carrying the caller's own identity is a
+// finding; an ordinary customer filter is not.
+func TestCallerIdentity(t *testing.T) {
+	for name, desc := range map[string]string{
+		"X-Member-Id":   "The member, e.g. M-1.",
+		"X-User-ID":     "User, e.g. u1.",
+		"X-Acting-User": "Who acts, e.g. u1.",
+		"member":        "Set from the signed-in user, e.g. M-1.",
+		"owner":         "The authenticated user's id, e.g. u1.",
+	} {
+		if !CallerIdentity(name, desc) {
+			t.Errorf("CallerIdentity(%q, %q) = false", name, desc)
+		}
+	}
+	for name, desc := range map[string]string{
+		"customer_id":    "Only charges of this customer, e.g. cus_1.",
+		"X-Request-Id":   "Request id, e.g. r1.",
+		"Stripe-Account": "The connected account, e.g. acct_1.",
+		"user":           "The user to invite, e.g. ann@example.com.",
+	} {
+		if CallerIdentity(name, desc) {
+			t.Errorf("CallerIdentity(%q, %q) = true", name, desc)
+		}
+	}
+	srv := &ir.Server{ServerDef: runtime.ServerDef{Name: "lib"}, Tools: []ir.Tool{
+		tool("lib_list_loans", "GET", "/loans", good, `{"type":"object","properties":{"X-Member-Id":{"type":"string","description":"The member, e.g. M-1."}}}`),
+	}}
+	if !rulesOf(Check(srv, Config{}), "lib_list_loans")["caller-identity"] {
+		t.Error("lib_list_loans: want caller-identity")
+	}
+}

@@ -53,6 +53,10 @@ func (c *checker) param(tool, name string, p, r map[string]any) {
 		c.add("param-described", tool, name, "the description gives neither a format nor an example value",
 			"end the description with an example value (\"..., e.g. available\") or add examples or a format to the schema")
 	}
+	if CallerIdentity(name, desc) {
+		c.add("caller-identity", tool, name, "the input looks like the caller's own identity, which the model fills and so could set to anyone's",
+			"bind it from the caller's verified token in the override file (input: {"+name+": {identity: sub}}), so the model never sees it")
+	}
 	enum := enumOf(r)
 	if len(enum) > 0 && !explainsEnum(desc, enum) {
 		c.add("enum-explained", tool, name, fmt.Sprintf("the values %s are not explained in the description", joinCapped(enum, 6)),

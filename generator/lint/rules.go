@@ -32,6 +32,7 @@ var rules = []Rule{
 	{"description-overlap", Warning, "Tools that act on the same resource the same way name each other, so the model can tell them apart."},
 	{"description-not-returned", Info, "A description says what the tool does not return, so the model does not expect it."},
 	{"param-described", Warning, "Every input property has a description with its format or an example value."},
+	{"caller-identity", Warning, "No input carries the caller's own identity (X-User-Id, \"the signed-in member\"); it is bound from the caller's token instead."},
 	{"enum-explained", Warning, "A property with an enum explains its values in its description."},
 	{"required-params", Warning, "Required inputs are few: each one tempts the model to invent a value."},
 	{"state-lifetime", Warning, "A tool that creates state says how long it lives (\"expires after 24 hours\", \"kept until deleted\")."},

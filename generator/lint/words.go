@@ -22,10 +22,12 @@ remove rename render renew reopen replace reply report request reschedule reserv
 resume retrieve retry return revert revoke rollback rotate run save scale scan schedule search select send set share
 show sign simulate skip snooze sort split start stop stream submit subscribe suggest summarize suspend swap sync tag
 terminate test toggle track transfer transform translate trigger unassign unarchive unblock unfollow uninstall unlink
-unlock unmute unpublish unsubscribe unwatch update upgrade upload upsert validate verify view void vote watch withdraw write`)
+unlock unmute unpublish unsubscribe unwatch update upgrade upload upsert validate verify view void vote watch withdraw write
+allow answer ask assess bill bind borrow buy charge classify comment compose deliver dispatch draft escalate
+fix hide hold lend measure pin plan prepare rank rate recommend remind rent repair resend review sell ship unpin`)
 
 // creatingVerbs start names of tools that create lasting state.
-var creatingVerbs = wordSet(`add book create generate init initiate insert invite issue open order place purchase
+var creatingVerbs = wordSet(`add book borrow buy create generate init initiate insert invite issue open order place purchase
 register reserve schedule start submit subscribe upload upsert`)
 
 // destructiveVerbs start names of tools that destroy or cancel.

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // methodOrder is the order of operations within one path; QUERY and then
@@ -229,19 +231,6 @@ func (l *loader) requestBody(o *Operation, ref *openapi3.RequestBodyRef, at node
 	return out
 }
 
-// mediaBase is a media type without parameters, in lower case.
-func mediaBase(mt string) string {
-	base, _, _ := strings.Cut(strings.ToLower(mt), ";")
-	return strings.TrimSpace(base)
-}
-
-// isJSONMedia reports application/json, text/json and any +json type
-// (geo+json, ld+json, problem+json, vnd.*+json).
-func isJSONMedia(mt string) bool {
-	base := mediaBase(mt)
-	return base == "application/json" || base == "text/json" || strings.HasSuffix(base, "+json")
-}
-
 // chooseMediaType picks application/json, then any other JSON type, then
 // (for bodies) form-urlencoded, then multipart, then a sequential type
 // with an item schema, then the first in sorted order.
@@ -252,13 +241,13 @@ func chooseMediaType(content openapi3.Content, body bool) string {
 	}
 	sort.Strings(keys)
 	prefs := []func(string) bool{
-		func(s string) bool { return mediaBase(s) == "application/json" },
-		isJSONMedia,
+		func(s string) bool { return runtime.MediaBase(s) == "application/json" },
+		runtime.IsJSONMedia,
 	}
 	if body {
 		prefs = append(prefs,
-			func(s string) bool { return mediaBase(s) == "application/x-www-form-urlencoded" },
-			func(s string) bool { return mediaBase(s) == "multipart/form-data" })
+			func(s string) bool { return runtime.MediaBase(s) == "application/x-www-form-urlencoded" },
+			func(s string) bool { return runtime.MediaBase(s) == "multipart/form-data" })
 	}
 	prefs = append(prefs, func(s string) bool {
 		m := content[s]

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // OpenAPI 3.2 is read as 3.1 plus its additions. kin-openapi v0.153.0
@@ -137,7 +139,7 @@ func extString(ext map[string]any, key string) string {
 // sequentialMedia reports media types whose body is a sequence of items,
 // which OpenAPI 3.2 describes with itemSchema.
 func sequentialMedia(mt string) bool {
-	switch mediaBase(mt) {
+	switch runtime.MediaBase(mt) {
 	case "application/jsonl", "application/x-ndjson", "application/x-jsonlines",
 		"application/json-seq", "text/event-stream", "multipart/mixed":
 		return true
@@ -167,7 +169,7 @@ func (l *loader) querystringParams(o *Operation, ref *openapi3.ParameterRef, at 
 	mt := chooseMediaType(p.Content, false)
 	m := p.Content[mt]
 	props, required := formProperties(m)
-	if mediaBase(mt) != "application/x-www-form-urlencoded" || len(props) == 0 {
+	if runtime.MediaBase(mt) != "application/x-www-form-urlencoded" || len(props) == 0 {
 		l.warnAt(at, "describe the query string as separate query parameters",
 			"parameter %q in querystring is not a form-encoded object; it is left out of %s %s", p.Name, o.Method, o.RawPath)
 		return nil

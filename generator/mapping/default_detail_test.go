@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // detailDoc is a document whose default tools must keep detail: $ref
@@ -108,8 +109,8 @@ func TestIsJSONMedia(t *testing.T) {
 		"application/json; charset=utf-8": true, "APPLICATION/GEO+JSON": true, "text/json": true,
 		"application/jsonl": false, "text/csv": false, "application/xml": false, "application/json-seq": false,
 	} {
-		if got := isJSONMedia(mt); got != want {
-			t.Errorf("isJSONMedia(%q) = %v", mt, got)
+		if got := runtime.IsJSONMedia(mt); got != want {
+			t.Errorf("runtime.IsJSONMedia(%q) = %v", mt, got)
 		}
 	}
 }

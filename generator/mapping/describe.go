@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // Description limits keep tools/list small: the model reads every byte of
@@ -348,12 +349,12 @@ func streamWords(r *load.Response, w *schemaWriter) string {
 // or a wildcard ("*/*", which some generators write for JSON), or none
 // declared.
 func describedBySchema(mt string) bool {
-	return mt == "" || isJSONMedia(mt) || strings.Contains(mt, "*")
+	return mt == "" || runtime.IsJSONMedia(mt) || strings.Contains(mt, "*")
 }
 
 // mediaWords names a non-JSON body by its media type.
 func mediaWords(mt string) string {
-	base := mediaBase(mt)
+	base := runtime.MediaBase(mt)
 	switch {
 	case strings.HasPrefix(base, "text/"), strings.HasSuffix(base, "+xml"), base == "application/xml":
 		return "text (" + base + ")"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // State and access settings of task tools (issue 5): handle inputs and
@@ -155,8 +156,7 @@ func (tb *taskBuilder) handleInput(tool *ir.Tool, in *taskInput, final string, f
 	in.props[final] = map[string]any{
 		"type":        "string",
 		"description": fmt.Sprintf("%s Pass the %s handle (%s...) that %s returned; never a number or name you made up.", ensureDot(desc), f.Handle, ht.Prefix, strings.Join(creators, " or ")),
-		// 160 random bits in the runtime's lower-case base32: 32 characters.
-		"examples": []any{ht.Prefix + "k7qw2mx9pl4st8vb3nr6yz5cf7hj2ade"},
+		"examples":    []any{runtime.HandleExample(ht.Prefix)},
 	}
 	tool.HandleInputs = append(tool.HandleInputs, ir.HandleInput{Arg: final, Type: f.Handle})
 }

@@ -3,10 +3,10 @@ package mapping
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // Input schema assembly.
@@ -233,22 +233,8 @@ func (b *inputBuilder) schema() map[string]any {
 // isStructuredMedia reports whether a body of this media type is built
 // from an object's fields (JSON, form or multipart) rather than sent raw.
 func isStructuredMedia(mt string) bool {
-	base := mediaBase(mt)
-	return isJSONMedia(base) || base == "application/x-www-form-urlencoded" || base == "multipart/form-data"
-}
-
-// isJSONMedia reports application/json, text/json and every +json type
-// (geo+json, ld+json, problem+json, vnd.*+json), whatever their case or
-// parameters.
-func isJSONMedia(mt string) bool {
-	base := mediaBase(mt)
-	return base == "application/json" || base == "text/json" || strings.HasSuffix(base, "+json")
-}
-
-// mediaBase is a media type without parameters, in lower case.
-func mediaBase(mt string) string {
-	base, _, _ := strings.Cut(strings.ToLower(mt), ";")
-	return strings.TrimSpace(base)
+	base := runtime.MediaBase(mt)
+	return runtime.IsJSONMedia(base) || base == "application/x-www-form-urlencoded" || base == "multipart/form-data"
 }
 
 func stringSet(list []string) map[string]bool {

@@ -81,7 +81,7 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 
 // toolPrefix is the configured prefix, else the override file's: the
 // command line and config file win over the override file, as for every
-// setting both can give (see docs/config.md).
+// setting both can give (see README.md, "CLI reference").
 func toolPrefix(cfg Config) string {
 	if cfg.ToolPrefix != "" || cfg.Overrides == nil {
 		return cfg.ToolPrefix
@@ -377,7 +377,9 @@ func toolDoc(op *load.Operation) []string {
 func setAnnotations(t *ir.Tool, method string) {
 	t.OpenWorld = true
 	switch method {
-	case "GET", "HEAD", "OPTIONS":
+	case "GET", "HEAD", "OPTIONS", "TRACE", "QUERY":
+		// QUERY (OpenAPI 3.2) is safe and idempotent by definition: a GET
+		// with a body.
 		t.ReadOnly, t.Idempotent = true, true
 	case "DELETE":
 		t.Destructive, t.Idempotent = true, true

@@ -43,7 +43,7 @@ func (tb *taskBuilder) outputSchema(tool *ir.Tool, infos map[string]*opInfo) str
 			"totalCount": map[string]any{"type": "integer", "description": "How many items there are in all."},
 			"hasMore":    map[string]any{"type": "boolean", "description": "Whether items follow this page."},
 			"note":       map[string]any{"type": "string"},
-			"nextPage":   map[string]any{"description": "What to pass to get the next page."},
+			"nextPage":   nextPageSchema(o.PageInput),
 		}, "required": []string{"hasMore", "items", "totalCount"}}
 	case len(o.Pick) > 0:
 		root = w.convert(pickSchema(w, base, o.Pick), 0)
@@ -162,4 +162,15 @@ func lenient(schema any, root bool) {
 			}
 		}
 	}
+}
+
+// nextPageSchema describes the nextPage field the runtime's paging writes
+// (runtime/shape.go): the page input to pass back, or, for a tool without
+// one, a sentence saying how to see the rest.
+func nextPageSchema(pageInput string) map[string]any {
+	if pageInput == "" {
+		return map[string]any{"type": "string", "description": "How to see the items this page leaves out."}
+	}
+	return map[string]any{"type": "object", "description": "The input to pass to get the next page.",
+		"properties": map[string]any{pageInput: map[string]any{"type": "integer"}}, "required": []string{pageInput}}
 }

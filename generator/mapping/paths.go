@@ -44,6 +44,37 @@ func (tb *taskBuilder) checkOutputPaths(tool *ir.Tool, t *overrides.Tool, path s
 	}
 }
 
+// checkHints checks the references of output.hints: a hint renders
+// ${result.PATH} (the tool's result before shaping) and ${input.NAME};
+// anything else would render as nothing.
+func (tb *taskBuilder) checkHints(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
+	if t.Output == nil || len(tool.Actions) > 0 {
+		return
+	}
+	w := newSchemaWriter(tb.doc, false, nil)
+	base := tb.toolResultSchema(tool)
+	inputs := sortedKeys(in.props)
+	for _, name := range sortedKeys(t.Output.Hints) {
+		at := path + ".output.hints." + name
+		expr, err := overrides.ParseExpr(t.Output.Hints[name])
+		if err != nil {
+			continue // reported by the overrides package
+		}
+		for _, ref := range expr.Refs {
+			switch ref.Root {
+			case "result":
+				tb.walkPath(w, base, strings.Join(ref.Path, "."), at, "the hint path")
+			case "input":
+				if _, ok := in.props[ref.Path[0]]; !ok {
+					tb.problems.Errorf(tb.ov.Pos(at), fieldsFix(ref.Path[0], inputs), "%s: the tool has no input %q", ref, ref.Path[0])
+				}
+			default:
+				tb.problems.Errorf(tb.ov.Pos(at), "read the tool's result with ${result.PATH} or an input with ${input.NAME}", "%s: a hint can read only ${result...} and ${input...}", ref)
+			}
+		}
+	}
+}
+
 // toolResultSchema is the schema of a tool's merged result: its
 // operation's response, or its steps' responses keyed by step id.
 func (tb *taskBuilder) toolResultSchema(tool *ir.Tool) *load.Schema {

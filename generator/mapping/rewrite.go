@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -50,6 +51,7 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.
 func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *overrides.Field, fp string) {
 	schema := in.props[name]
 	refine(schema, f)
+	tb.checkFieldValues(in, name, f, fp)
 	switch {
 	case f.Required != nil && len(tool.Actions) > 0:
 		// Per action: an action tool's schema requires only "action".
@@ -97,6 +99,34 @@ func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *
 		in.flatRequired[f.Rename] = in.flatRequired[name]
 		removeInput(in, name)
 		replaceBindings(tool, from, &ir.Binding{Expr: "${input." + f.Rename + "}"})
+	}
+}
+
+// checkFieldValues checks the values the file gives an input (enum,
+// default, examples, value) against the input's schema, each at its own
+// position: a default the schema refuses would be published to the model,
+// and a hidden value the schema refuses would fail every call.
+func (tb *taskBuilder) checkFieldValues(in *taskInput, name string, f *overrides.Field, fp string) {
+	schema := in.props[name]
+	bare := without(schema, "enum", "default", "examples", "const")
+	for i, e := range f.Enum {
+		if p := valueProblem(bare, in.defs, e); p != "" {
+			tb.problems.Errorf(tb.ov.Pos(fmt.Sprintf("%s.enum[%d]", fp, i)), "list values that are "+describeSchema(resolveDef(bare, in.defs)), "enum value %s of input %q does not fit its schema: %s", mustMarshal(e), name, p)
+		}
+	}
+	check := func(key string, v any) {
+		if p := valueProblem(without(schema, "default", "examples"), in.defs, v); p != "" {
+			tb.problems.Errorf(tb.ov.Pos(fp+"."+key), "give "+describeSchema(resolveDef(schema, in.defs)), "%s %s of input %q does not fit its schema: %s", strings.ReplaceAll(key, "_", " "), mustMarshal(v), name, p)
+		}
+	}
+	if f.Default != nil {
+		check("default", f.Default)
+	}
+	for i, ex := range f.Examples {
+		check(fmt.Sprintf("examples[%d]", i), ex)
+	}
+	if f.Value != nil {
+		check("value", f.Value)
 	}
 }
 

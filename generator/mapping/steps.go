@@ -67,6 +67,10 @@ func (tb *taskBuilder) binding(in *taskInput, info *opInfo, s *overrides.Step, a
 		return ir.Binding{}, false // reported by the overrides package
 	}
 	if len(expr.Refs) == 0 {
+		if p := valueProblem(argSchema, info.defs, expr.Const); p != "" {
+			tb.problems.Errorf(tb.ov.Pos(pos), "bind a value the operation accepts: "+describeSchema(resolveDef(argSchema, info.defs)),
+				"the constant %s does not fit %s.%s: %s", mustMarshal(expr.Const), s.Operation, arg, p)
+		}
 		c, _ := json.Marshal(expr.Const)
 		return ir.Binding{Arg: arg, Const: string(c)}, true
 	}
@@ -92,8 +96,8 @@ func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, 
 			schema = map[string]any{"type": "string"}
 		}
 		in.add(name, schema, required, "")
-		if f := tb.ovField(name); f != nil && f.Type != "" && whole && !typesCompatible(f.Type, schemaType(argSchema)) {
-			tb.problems.Errorf(at, "make the types agree", "type mismatch: input %q is %s but %s.%s wants %s", name, f.Type, s.Operation, arg, schemaType(argSchema))
+		if f := tb.ovField(name); f != nil && f.Type != "" && whole && !tb.bindable(f.Type, argSchema, info) {
+			tb.problems.Errorf(at, "make the types agree", "type mismatch: input %q is %s but %s.%s wants %s", name, f.Type, s.Operation, arg, describeSchema(resolveDef(argSchema, info.defs)))
 		}
 	case "config":
 		if _, ok := tb.ov.Config[ref.Path[0]]; !ok {
@@ -112,14 +116,14 @@ func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, 
 		}
 		after[id] = true
 		if ref.Path[1] == "body" {
-			tb.checkBodyPath(src, ref, argSchema, whole, at, s.Operation, arg)
+			tb.checkBodyPath(src, ref, argSchema, info, whole, at, s.Operation, arg)
 		}
 	}
 }
 
 // checkBodyPath resolves ${steps.ID.body.PATH} in the step's success
 // response schema: an unknown field or a type mismatch is an error.
-func (tb *taskBuilder) checkBodyPath(src *opInfo, ref overrides.Ref, argSchema map[string]any, whole bool, at load.Position, op, arg string) {
+func (tb *taskBuilder) checkBodyPath(src *opInfo, ref overrides.Ref, argSchema map[string]any, target *opInfo, whole bool, at load.Position, op, arg string) {
 	s := successSchema(src.op)
 	w := src.in.w
 	for _, seg := range ref.Path[2:] {
@@ -144,8 +148,8 @@ func (tb *taskBuilder) checkBodyPath(src *opInfo, ref overrides.Ref, argSchema m
 			}
 		}
 	}
-	if got, want := loadType(w.resolve(s)), schemaType(argSchema); whole && got != "" && want != "" && !typesCompatible(got, want) {
-		tb.problems.Errorf(at, "bind a field of the right type", "type mismatch: %s is %s but %s.%s wants %s", ref, got, op, arg, want)
+	if got := loadType(w.resolve(s)); whole && got != "" && !tb.bindable(got, argSchema, target) {
+		tb.problems.Errorf(at, "bind a field of the right type", "type mismatch: %s is %s but %s.%s wants %s", ref, got, op, arg, describeSchema(resolveDef(argSchema, target.defs)))
 	}
 }
 
@@ -195,10 +199,25 @@ func schemaType(s map[string]any) string {
 	return t
 }
 
-// typesCompatible allows integers where numbers are wanted, and strings
-// anywhere a string is wanted (values are serialised to text anyway).
+// typesCompatible allows integers where numbers are wanted, and numbers
+// where plain text is wanted (values are serialised to text anyway).
 func typesCompatible(got, want string) bool {
 	return got == want || (got == "integer" && want == "number") || want == "string" && (got == "integer" || got == "number")
+}
+
+// bindable reports whether a value of type got may feed an argument of
+// the operation: a number may fill a free-text string, never one with a
+// pattern, enum or format (an integer cannot match "^B-[0-9]{4}$").
+func (tb *taskBuilder) bindable(got string, argSchema map[string]any, info *opInfo) bool {
+	target := resolveDef(argSchema, info.defs)
+	want := schemaType(target)
+	if want == "" {
+		return true
+	}
+	if got != want && want == "string" && stringConstrained(target, nil) {
+		return false
+	}
+	return typesCompatible(got, want)
 }
 
 // actions builds an action tool: one step list per action, an "action"

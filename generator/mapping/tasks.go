@@ -101,6 +101,7 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	tool.Output = tb.output(t.Output)
 	normalizePaths(&tool)
 	tb.checkOutputPaths(&tool, t, path)
+	tb.checkHints(&tool, in, t, path)
 	tb.pageMode(&tool, t, path)
 	tb.finishActions(&tool, in, t.Confirm)
 	if len(tb.problems.Errors()) > before {

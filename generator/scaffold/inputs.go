@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/lint"
 )
 
 // Limits on the input listing: enough to curate by, short enough to read.
@@ -48,8 +49,12 @@ func inputLines(t *ir.Tool) []string {
 		return []string{"(none)"}
 	}
 	used, required := actionUse(t)
+	hidden := wordSet(identityInputs(t))
 	var out []string
 	for _, name := range inputOrder(s) {
+		if hidden[name] {
+			continue
+		}
 		p := s.Properties[name]
 		line := name + ": " + typeText(p, s.Defs) + qualifier(name, s.Required, used[name], required[name], len(t.Actions))
 		if d := inputDesc(name, p); d != "" {
@@ -59,6 +64,24 @@ func inputLines(t *ir.Tool) []string {
 	}
 	if len(out) > maxInputLines {
 		out = append(out[:maxInputLines:maxInputLines], fmt.Sprintf("... and %d more", len(out)-maxInputLines))
+	}
+	return out
+}
+
+// identityInputs are the inputs of a tool that carry the caller's own
+// identity (lint's caller-identity rule): the draft binds them from the
+// caller's token, so the model never fills them.
+func identityInputs(t *ir.Tool) []string {
+	var s inputSchema
+	if json.Unmarshal([]byte(t.InputSchema), &s) != nil {
+		return nil
+	}
+	var out []string
+	for _, name := range inputOrder(s) {
+		desc, _ := s.Properties[name]["description"].(string)
+		if lint.CallerIdentity(name, desc) {
+			out = append(out, name)
+		}
 	}
 	return out
 }

@@ -29,6 +29,26 @@ func (l *lines) add(format string, args ...any) {
 	l.n++
 }
 
+// uncovered counts the operations no active tool of the draft calls: the
+// long tail a curated server would otherwise lose.
+func (d *draft) uncovered() int {
+	used := map[*opInfo]bool{}
+	for _, c := range d.cands {
+		if c.active {
+			for _, op := range c.ops {
+				used[op] = true
+			}
+		}
+	}
+	n := 0
+	for _, op := range d.ops {
+		if !used[op] {
+			n++
+		}
+	}
+	return n
+}
+
 // render writes the draft.
 func (d *draft) render() []byte {
 	text, _ := d.renderSpans()
@@ -47,8 +67,15 @@ func (d *draft) renderSpans() ([]byte, map[*candidate][2]int) {
 	l.add("  tool_prefix: %s", d.server.prefix)
 	l.add("  # TODO: instructions: what the server is for and which tool to start with, in two or three sentences.")
 	l.add("select:")
-	l.add("  # Operations no tool below uses are left out of the server.")
-	l.add("  unused: drop")
+	if n := d.uncovered(); n > 0 {
+		l.add("  # The %d operations no tool below uses are served through three tools,", n)
+		l.add("  # search_operations, describe_operation and call_operation; \"drop\" leaves")
+		l.add("  # them out. https://github.com/oa2mcp/oa2mcp/blob/main/docs/discovery.md")
+		l.add("  unused: discover")
+	} else {
+		l.add("  # Operations no tool below uses are left out of the server.")
+		l.add("  unused: drop")
+	}
 	l.add("tools:")
 	spans := map[*candidate][2]int{}
 	var last *cluster
@@ -130,6 +157,13 @@ func (d *draft) tool(l *lines, c *candidate) {
 		}
 	}
 	if c.tool != nil {
+		if ids := identityInputs(c.tool); len(ids) > 0 {
+			l.add("    input:")
+			l.add("      # TODO: check: the caller's own identity, taken from their verified token, never from the model.")
+			for _, name := range ids {
+				l.add("      %s: {identity: sub}", quote(name))
+			}
+		}
 		l.add("    # About %d tokens in tools/list. Inputs the model fills (rename, describe or hide them under input:):", (c.bytes+3)/4)
 		for _, in := range inputLines(c.tool) {
 			l.add("    #   %s", in)

@@ -318,6 +318,13 @@ func TestBudgetCommentsOutTheRest(t *testing.T) {
 	if len(res.Server.Tools) != 2 {
 		t.Errorf("the draft generates %d tools, want 2", len(res.Server.Tools))
 	}
+	// The operations the two tools leave are served by discovery, not lost.
+	if !strings.Contains(string(res.Text), "  unused: discover\n") || res.Server.Discovery == nil {
+		t.Errorf("the long tail is not served by discovery:\n%s", res.Text)
+	}
+	if full := Build(doc, Options{}); !strings.Contains(string(full.Text), "  unused: drop\n") {
+		t.Errorf("a draft that covers every operation should drop none:\n%s", full.Text)
+	}
 	// Uncommenting the candidates gives a valid draft with all of them.
 	uncommented := regexp.MustCompile(`(?m)^  # ((?:- |  ).*)$`).ReplaceAllString(string(res.Text), "  $1")
 	all := mustGenerate(t, doc, []byte(uncommented))
@@ -394,5 +401,28 @@ func TestCorpusDraftsGenerate(t *testing.T) {
 				t.Error(p.Errors())
 			}
 		})
+	}
+}
+
+// TestIdentityInputsBound: an input that is the caller's own identity
+// (aftersales' X-Customer-Id header) is bound from the caller's token in
+// the draft, so the drafted server never lets the model fill it.
+func TestIdentityInputsBound(t *testing.T) {
+	path := filepath.Join(testenv.RepoRoot(t), "examples", "aftersales", "openapi.yaml")
+	doc, problems := load.Load(context.Background(), path, load.Options{})
+	if problems.HasErrors() {
+		t.Fatal(problems.Errors())
+	}
+	res := Build(doc, Options{})
+	if !strings.Contains(string(res.Text), `"X-Customer-Id": {identity: sub}`) {
+		t.Fatalf("X-Customer-Id is not bound to the caller:\n%s", res.Text)
+	}
+	if res.Server == nil {
+		t.Fatalf("the draft does not generate: %v", res.Problems.Errors())
+	}
+	for _, tool := range res.Server.Tools {
+		if strings.Contains(tool.InputSchema, "X-Customer-Id") {
+			t.Errorf("%s still takes X-Customer-Id from the model", tool.Name)
+		}
 	}
 }

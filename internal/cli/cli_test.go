@@ -189,3 +189,63 @@ func TestMetricsIsOptIn(t *testing.T) {
 		}
 	}
 }
+
+// TestPrecedence: for each setting, the command line wins over the config
+// file, which wins over the override file, which wins over the spec
+// (README.md, "CLI reference"). Each row removes the winner of the row before.
+func TestPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	specCopy, _ := os.ReadFile(spec(t, "features"))
+	os.WriteFile(filepath.Join(dir, "api.yaml"), specCopy, 0o644)
+	os.WriteFile(filepath.Join(dir, "overrides.yaml"), []byte("version: 1\nserver:\n  name: fromoverride\n  tool_prefix: ov\nselect:\n  unused: keep\n"), 0o644)
+	cfg := "version: 1\nspec: api.yaml\nout: gen\nname: fromconfig\ntool_prefix: cf\n"
+	for _, tc := range []struct {
+		name             string
+		cfg, overrides   bool
+		args             []string
+		wantName, prefix string
+	}{
+		{"command line", true, true, []string{"--name", "fromflag", "--tool-prefix", "fl"}, "fromflag", "fl_"},
+		{"config file", true, true, nil, "fromconfig", "cf_"},
+		{"override file", false, true, nil, "fromoverride", "ov_"},
+		{"spec", false, false, nil, "feature-shop", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, "gen")
+			os.RemoveAll(out)
+			args := []string{"generate", "--spec", filepath.Join(dir, "api.yaml"), "--out", out}
+			if tc.cfg {
+				c := cfg
+				if tc.overrides {
+					c += "overrides: overrides.yaml\n"
+				}
+				os.WriteFile(filepath.Join(dir, "oa2mcp.yaml"), []byte(c), 0o644)
+				args = []string{"generate", "-c", filepath.Join(dir, "oa2mcp.yaml")}
+			} else if tc.overrides {
+				args = append(args, "--overrides", filepath.Join(dir, "overrides.yaml"))
+			}
+			code, _, stderr := run(t, append(args, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			src, _ := os.ReadFile(filepath.Join(out, "oa2mcp_tools.go"))
+			cmds, _ := os.ReadDir(filepath.Join(out, "cmd"))
+			if len(cmds) != 1 || cmds[0].Name() != tc.wantName {
+				t.Errorf("cmd/ holds %v, want only %s", cmds, tc.wantName)
+			}
+			if tc.prefix != "" && !strings.Contains(string(src), `Name:        "`+tc.prefix) {
+				t.Errorf("tool prefix %q not used:\n%s", tc.prefix, clip(string(src)))
+			}
+			if tc.prefix == "" && strings.Contains(string(src), `"ov_`) {
+				t.Error("a prefix appeared with neither config nor override file")
+			}
+		})
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 2000 {
+		return s[:2000]
+	}
+	return s
+}

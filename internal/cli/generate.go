@@ -107,7 +107,7 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	if problems.HasErrors() {
 		return reportProblems(stderr, problems)
 	}
-	cfg, err := buildConfig(s)
+	cfg, mod, err := buildConfig(s)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
@@ -118,7 +118,7 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	if cfg.GoMod != "" && !s.check {
 		fmt.Fprintf(stderr, "note: %s lies in no Go module, so it gets a go.mod with module %s; write your repository's module path there to publish it (generate follows it)\n", s.out, cfg.GoMod)
 	}
-	if s.runtimeDir != "" && cfg.GoMod == "" {
+	if s.runtimeDir != "" && cfg.GoMod == "" && !mod.replacesRuntime {
 		fmt.Fprintf(stderr, "warning: --runtime-dir has no effect: %s lies in an existing Go module, whose go.mod you maintain; add \"replace github.com/oa2mcp/oa2mcp/runtime => %s\" there\n", s.out, s.runtimeDir)
 	}
 	res, genProblems := generator.Generate(doc, cfg)
@@ -170,20 +170,20 @@ func reportProblems(stderr io.Writer, problems diag.List) error {
 }
 
 // buildConfig derives the generator configuration from the settings and
-// the output folder's place among Go modules.
-func buildConfig(s *settings) (mapping.Config, error) {
+// the output folder's place among Go modules, which it also returns.
+func buildConfig(s *settings) (mapping.Config, moduleInfo, error) {
 	name := s.name
 	mod, err := findModule(s.out, moduleFallback(name, s.out))
 	if err != nil {
-		return mapping.Config{}, err
+		return mapping.Config{}, mod, err
 	}
 	outAbs, err := filepath.Abs(s.out)
 	if err != nil {
-		return mapping.Config{}, err
+		return mapping.Config{}, mod, err
 	}
 	specAbs, err := filepath.Abs(s.spec)
 	if err != nil {
-		return mapping.Config{}, err
+		return mapping.Config{}, mod, err
 	}
 	source, err := filepath.Rel(outAbs, specAbs)
 	if err != nil {
@@ -191,12 +191,12 @@ func buildConfig(s *settings) (mapping.Config, error) {
 	}
 	runtimeDir, err := replacePath(outAbs, s.runtimeDir)
 	if err != nil {
-		return mapping.Config{}, err
+		return mapping.Config{}, mod, err
 	}
 	return mapping.Config{
 		Name: name, Package: s.pkg, ImportPath: mod.importPath, GoMod: mod.newModule,
 		Source: filepath.ToSlash(source), ToolPrefix: s.toolPrefix, RuntimeDir: runtimeDir,
-	}, nil
+	}, mod, nil
 }
 
 // replacePath turns the --runtime-dir folder into the path a replace

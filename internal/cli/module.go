@@ -17,6 +17,9 @@ type moduleInfo struct {
 	// newModule is set when the folder is in no module: a go.mod with
 	// this module path will be generated.
 	newModule string
+	// replacesRuntime: the existing go.mod already replaces the runtime
+	// module (oa2mcp wrote it with --runtime-dir, or its owner did).
+	replacesRuntime bool
 }
 
 // findModule walks up from dir (which need not exist yet) to the nearest
@@ -38,13 +41,28 @@ func findModule(dir, fallbackName string) (moduleInfo, error) {
 			if err != nil {
 				return moduleInfo{}, err
 			}
-			return moduleInfo{importPath: path.Join(mod, filepath.ToSlash(rel))}, nil
+			return moduleInfo{importPath: path.Join(mod, filepath.ToSlash(rel)), replacesRuntime: replacesRuntime(data)}, nil
 		}
 		if filepath.Dir(cur) == cur {
 			break
 		}
 	}
 	return moduleInfo{importPath: fallbackName, newModule: fallbackName}, nil
+}
+
+// replacesRuntime reports a replace directive for the runtime module in
+// go.mod contents, in either the one-line or the block form.
+func replacesRuntime(gomod []byte) bool {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && f[0] == "replace" {
+			f = f[1:]
+		}
+		if len(f) >= 3 && f[0] == "github.com/oa2mcp/oa2mcp/runtime" && (f[1] == "=>" || len(f) > 3 && f[2] == "=>") {
+			return true
+		}
+	}
+	return false
 }
 
 // modulePath reads the module path from go.mod contents.

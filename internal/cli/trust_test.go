@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/oa2mcp/oa2mcp/internal/testenv"
 )
 
 // writeFile writes content to name in a new temporary folder.
@@ -242,6 +244,29 @@ func TestModulePathOutsideModule(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("go 1.26\n"), 0o644)
 	if code, _, stderr := run(t, "generate", "--spec", spec(t, "features"), "--out", filepath.Join(dir, "srv")); code != 2 || !strings.Contains(stderr, "no module line") {
 		t.Errorf("go.mod without module line: exit %d:\n%s", code, stderr)
+	}
+}
+
+// TestRuntimeDirWarnsOnlyWhenItCannotApply: --runtime-dir writes the
+// replace into a go.mod it generates; regenerating there needs no
+// warning, while a module whose go.mod lacks the replace gets one.
+func TestRuntimeDirWarnsOnlyWhenItCannotApply(t *testing.T) {
+	rt := filepath.Join(testenv.RepoRoot(t), "runtime")
+	out := filepath.Join(t.TempDir(), "srv")
+	for i := 0; i < 2; i++ {
+		code, _, stderr := run(t, "generate", "--spec", spec(t, "features"), "--out", out, "--runtime-dir", rt)
+		if code != 0 || strings.Contains(stderr, "has no effect") {
+			t.Errorf("run %d: exit %d, stderr:\n%s", i+1, code, stderr)
+		}
+	}
+	if gomod, _ := os.ReadFile(filepath.Join(out, "go.mod")); !strings.Contains(string(gomod), "replace github.com/oa2mcp/oa2mcp/runtime => ") {
+		t.Errorf("go.mod lacks the replace:\n%s", gomod)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/svc\n\ngo 1.26\n"), 0o644)
+	_, _, stderr := run(t, "generate", "--spec", spec(t, "features"), "--out", filepath.Join(dir, "srv"), "--runtime-dir", rt)
+	if !strings.Contains(stderr, "--runtime-dir has no effect") {
+		t.Errorf("no warning for a module without the replace:\n%s", stderr)
 	}
 }
 

@@ -47,7 +47,8 @@ var toolNotesFindNotes = &runtime.Tool{
       "type": "array"
     },
     "nextPage": {
-      "description": "What to pass to get the next page."
+      "description": "How to see the items this page leaves out.",
+      "type": "string"
     },
     "note": {
       "type": "string"

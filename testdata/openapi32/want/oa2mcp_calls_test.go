@@ -84,11 +84,23 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 // oa2mcpResponses are the fake upstream's answers, synthesised from the
 // spec's response schemas, by operation.
 var oa2mcpResponses = map[string]oa2mcptest.Response{
-	"GET /products/changes": {Status: 200, ContentType: "text/event-stream", Body: "example"},
-	"GET /products/export":  {Status: 200, ContentType: "application/jsonl", Body: "example"},
-	"GET /products/{sku}":   {Status: 200, Body: "{\"name\":\"example\",\"price\":1,\"sku\":\"AAA-0000\"}"},
-	"LINK /products/{sku}":  {Status: 204},
-	"PURGE /products":       {Status: 204},
+	"GET /products/changes": {
+		Status:      200,
+		ContentType: "text/event-stream",
+		Body: `event: example
+data: example
+
+`,
+	},
+	"GET /products/export": {
+		Status:      200,
+		ContentType: "application/jsonl",
+		Body: `{"name":"example","price":1,"sku":"AAA-0000"}
+`,
+	},
+	"GET /products/{sku}":  {Status: 200, Body: "{\"name\":\"example\",\"price\":1,\"sku\":\"AAA-0000\"}"},
+	"LINK /products/{sku}": {Status: 204},
+	"PURGE /products":      {Status: 204},
 	"QUERY /products": {
 		Status: 200,
 		Body:   "{\"items\":[{\"name\":\"example\",\"price\":1,\"sku\":\"AAA-0000\"}],\"total\":1}",

@@ -156,7 +156,9 @@ var toolQueryProducts = &runtime.Tool{
   ],
   "type": "object"
 }`,
-	OpenWorld: true,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
 	Op: &runtime.Operation{
 		OperationID: "queryProducts",
 		Method:      "QUERY",
