@@ -32,11 +32,15 @@ func ReadFile(path string) (*File, diag.List) {
 	return Decode(path, data)
 }
 
-// Decode decodes override file contents read from path.
+// Decode decodes override file contents read from path. With errors, the
+// file is still returned when its YAML could be read: it holds everything
+// but the offending keys, so a caller can check the rest and report every
+// problem at once; nothing may be generated from it. It is nil only when
+// the YAML does not parse or the version is not 1.
 func Decode(path string, data []byte) (*File, diag.List) {
 	var f File
 	problems := strictyaml.Decode(path, data, &f)
-	if problems.HasErrors() {
+	if problems.HasErrors() && !strictyaml.Parses(data) {
 		return nil, problems
 	}
 	f.Path = path
@@ -46,9 +50,6 @@ func Decode(path string, data []byte) (*File, diag.List) {
 		return nil, problems
 	}
 	problems = append(problems, f.checkShape()...)
-	if problems.HasErrors() {
-		return nil, problems
-	}
 	return &f, problems
 }
 

@@ -105,7 +105,7 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	doc, ov, problems := loadInputs(ctx, s)
 	prog.stage("load", loadDetail(s.spec, doc))
 	if problems.HasErrors() {
-		return reportProblems(stderr, problems)
+		return reportProblems(stderr, append(problems, restProblems(doc, ov, s)...))
 	}
 	cfg, mod, err := buildConfig(s)
 	if err != nil {
@@ -162,6 +162,18 @@ func readOverrides(path string, doc *load.Document) (*overrides.File, diag.List)
 		return nil, nil
 	}
 	return overrides.FromExtensions(doc.File, doc.Extensions, diag.Position{File: doc.File})
+}
+
+// restProblems maps what could be read of an override file that has
+// errors, so that one run reports the problems of the rest of the file
+// too (a typo in a pick path beside a value of the wrong type); only its
+// errors count, and nothing is generated.
+func restProblems(doc *load.Document, ov *overrides.File, s *settings) diag.List {
+	if doc == nil || ov == nil {
+		return nil
+	}
+	_, more := mapping.Build(doc, mapping.Config{Name: s.name, Package: s.pkg, ToolPrefix: s.toolPrefix, Overrides: ov})
+	return more.Errors()
 }
 
 func reportProblems(stderr io.Writer, problems diag.List) error {

@@ -102,7 +102,7 @@ func runLint(ctx context.Context, s *settings, o *lintOptions, stdout, stderr io
 func loadAndBuild(ctx context.Context, s *settings, stderr io.Writer) (*ir.Server, lint.Sources, error) {
 	doc, ov, problems := loadInputs(ctx, s)
 	if problems.HasErrors() {
-		return nil, lint.Sources{}, reportProblems(stderr, problems)
+		return nil, lint.Sources{}, reportProblems(stderr, append(problems, restProblems(doc, ov, s)...))
 	}
 	srv, more := mapping.Build(doc, mapping.Config{Name: s.name, Package: s.pkg, ToolPrefix: s.toolPrefix, Overrides: ov})
 	problems = append(problems, more...)

@@ -89,6 +89,8 @@ tools:
     output:
       list: {path: "", limit: many}
     annotations: {read_only: maybe}
+  - name: get_item
+    operation: getItems
 `)
 	code, _, stderr := run(t, "generate", "--spec", spec(t, "features"), "--overrides", ov, "--out", t.TempDir())
 	if code != 1 {
@@ -97,6 +99,8 @@ tools:
 	for _, want := range []string{
 		`ov.yaml:6:31: tools[0].output.list.limit must be an integer, not the string "many"; write a whole number, e.g. 20`,
 		`ov.yaml:7:30: tools[0].annotations.read_only must be true or false, not the string "maybe"`,
+		// A problem of meaning in the same file comes in the same run.
+		`ov.yaml:9:5: unknown operation "getItems"; did you mean getItem?`,
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)

@@ -10,6 +10,7 @@
 package strictyaml
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -26,7 +27,10 @@ import (
 )
 
 // Decode parses data (read from file, used for positions) into v, which
-// must be a pointer to a struct with `yaml` tags.
+// must be a pointer to a struct with `yaml` tags. When the YAML parses but
+// some keys or values do not fit v, the problems name each of them and v
+// still receives the rest, so a caller can check that too and report
+// every problem in one run.
 func Decode(file string, data []byte, v any) diag.List {
 	var problems diag.List
 	f, err := parser.ParseBytes(data, 0)
@@ -37,10 +41,11 @@ func Decode(file string, data []byte, v any) diag.List {
 	w := &walker{file: file, problems: &problems}
 	for _, doc := range f.Docs {
 		if doc.Body != nil {
-			w.node(doc.Body, reflect.TypeOf(v).Elem(), "")
+			w.node(doc.Body, reflect.TypeOf(v).Elem(), "", nil)
 		}
 	}
 	if problems.HasErrors() {
+		decodeRest(data, w.bad, v)
 		return problems
 	}
 	if err := yaml.UnmarshalWithOptions(data, v); err != nil {
@@ -49,32 +54,96 @@ func Decode(file string, data []byte, v any) diag.List {
 	return problems
 }
 
+// Parses reports whether data is well-formed YAML, whatever it holds.
+func Parses(data []byte) bool {
+	_, err := parser.ParseBytes(data, 0)
+	return err == nil
+}
+
+// decodeRest fills v with everything but the values at bad (the keys and
+// items the walker refused), so that a caller can go on to report the
+// problems of the rest of the document in the same run. It does nothing
+// when the document cannot be read generically.
+func decodeRest(data []byte, bad [][]any, v any) {
+	var doc any
+	if yaml.Unmarshal(data, &doc) != nil {
+		return
+	}
+	for _, segs := range bad {
+		doc = without(doc, segs)
+	}
+	text, err := json.Marshal(doc)
+	if err != nil {
+		return
+	}
+	_ = yaml.Unmarshal(text, v) // what still does not fit stays zero
+}
+
+// without removes the value at segs (map keys and list indices) from doc.
+// A removed list item becomes null, so the indices of the others, which
+// positions refer to, do not move.
+func without(doc any, segs []any) any {
+	if len(segs) == 0 {
+		return nil
+	}
+	switch d := doc.(type) {
+	case map[string]any:
+		key, _ := segs[0].(string)
+		if len(segs) == 1 {
+			delete(d, key)
+		} else if child, ok := d[key]; ok {
+			d[key] = without(child, segs[1:])
+		}
+	case []any:
+		i, ok := segs[0].(int)
+		if ok && i >= 0 && i < len(d) {
+			d[i] = without(d[i], segs[1:])
+		}
+	}
+	return doc
+}
+
 // walker checks a YAML tree against a Go type, collecting problems.
 type walker struct {
 	file     string
 	problems *diag.List
+	// bad are the places of the values refused, as map keys and list
+	// indices, for decodeRest.
+	bad [][]any
+}
+
+// with extends a place by one key or index, copying so that siblings do
+// not share a backing array.
+func with(segs []any, seg any) []any {
+	out := make([]any, len(segs), len(segs)+1)
+	copy(out, segs)
+	return append(out, seg)
 }
 
 // node checks node, found at key path path, against type t: its kind,
 // then its keys and items.
-func (w *walker) node(node ast.Node, t reflect.Type, path string) {
+func (w *walker) node(node ast.Node, t reflect.Type, path string, segs []any) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	node = unwrap(node)
-	if node == nil || t.Kind() == reflect.Interface || !w.kindOK(node, t, path) {
+	if node == nil || t.Kind() == reflect.Interface {
+		return
+	}
+	if !w.kindOK(node, t, path) {
+		w.bad = append(w.bad, segs)
 		return
 	}
 	switch n := node.(type) {
 	case *ast.MappingNode:
 		for _, mv := range n.Values {
-			w.entry(mv, t, path)
+			w.entry(mv, t, path, segs)
 		}
 	case *ast.MappingValueNode:
-		w.entry(n, t, path)
+		w.entry(n, t, path, segs)
 	case *ast.SequenceNode:
 		for i, item := range n.Values {
-			w.node(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
+			w.node(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i), with(segs, i))
 		}
 	}
 }
@@ -98,11 +167,11 @@ func unwrap(node ast.Node) ast.Node {
 }
 
 // entry checks one key of a mapping decoded into t (a struct or a map).
-func (w *walker) entry(mv *ast.MappingValueNode, t reflect.Type, path string) {
+func (w *walker) entry(mv *ast.MappingValueNode, t reflect.Type, path string, segs []any) {
 	key := keyText(mv.Key)
 	switch t.Kind() {
 	case reflect.Map:
-		w.node(mv.Value, t.Elem(), joinPath(path, key))
+		w.node(mv.Value, t.Elem(), joinPath(path, key), with(segs, key))
 	case reflect.Struct:
 		fields := yamlFields(t)
 		ft, ok := fields[key]
@@ -112,9 +181,10 @@ func (w *walker) entry(mv *ast.MappingValueNode, t reflect.Type, path string) {
 				fix = "did you mean " + s + "?"
 			}
 			w.problems.Errorf(position(w.file, mv.Key.GetToken()), fix, "unknown key %q", key)
+			w.bad = append(w.bad, with(segs, key))
 			return
 		}
-		w.node(mv.Value, ft, joinPath(path, key))
+		w.node(mv.Value, ft, joinPath(path, key), with(segs, key))
 	}
 }
 
