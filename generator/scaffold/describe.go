@@ -109,14 +109,14 @@ func writeVerbs(ops []*opInfo) (basic, extra []string) {
 	seen := map[string]bool{}
 	for _, want := range []string{"create", "change", "delete"} {
 		for _, o := range ops {
-			if o.shape.action == "" && proseVerb(o.op.Method, o.shape.item) == want && !seen[want] {
+			if o.shape.action == "" && idVerb(o) == "" && proseVerb(o.op.Method, o.shape.item) == want && !seen[want] {
 				seen[want] = true
 				basic = append(basic, want)
 			}
 		}
 	}
 	for _, o := range ops {
-		if w := words(actionName(o)); o.shape.action != "" && !seen[w] {
+		if w := words(actionName(o)); (o.shape.action != "" || idVerb(o) != "") && !seen[w] {
 			seen[w] = true
 			extra = append(extra, w)
 		}

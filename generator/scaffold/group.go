@@ -53,7 +53,9 @@ func pathSegments(path string) []segment {
 		low := strings.ToLower(s)
 		switch {
 		case s == "", low == "api", low == "apis", versionRE.MatchString(low):
-		case strings.HasPrefix(s, "{"):
+		case strings.HasPrefix(s, "{"), low == "me", low == "self", low == "mine", low == "current":
+			// /members/me names one member, the caller: an item, as
+			// /members/{id} does, not a resource called "me".
 			out = append(out, segment{text: s, param: true})
 		case strings.Contains(s, ".") && !domainRE.MatchString(low):
 			out = append(out, rpcSegments(s)...)

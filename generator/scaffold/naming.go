@@ -173,12 +173,33 @@ func nameActions(c *candidate) {
 func actionName(o *opInfo) string {
 	act := o.shape.action
 	if act == "" {
+		if v := idVerb(o); v != "" {
+			return v
+		}
 		return methodVerb(o.op.Method, o.shape.item || o.shape.singleton && isRead(o.op.Method))
 	}
 	if o.shape.verb {
 		return act
 	}
 	return join(methodVerb(o.op.Method, true), act)
+}
+
+// genericVerbs say no more than the HTTP method does.
+var genericVerbs = wordSet([]string{"get", "list", "find", "fetch", "retrieve", "read", "show", "create", "add", "post", "new",
+	"update", "edit", "modify", "change", "put", "patch", "set", "replace", "delete", "remove", "destroy"})
+
+// idVerb is the task verb an operationId starts with when it says more
+// than the method: borrowBook is "borrow", not "create"; returnLoan is
+// "return", not "delete".
+func idVerb(o *opInfo) string {
+	if o.op.ID == "" {
+		return ""
+	}
+	w, _, _ := strings.Cut(snake(o.op.ID), "_")
+	if !lint.IsVerb(w) || genericVerbs[w] {
+		return ""
+	}
+	return w
 }
 
 // distinctWords are the words of o's operationId that the other

@@ -369,7 +369,8 @@ func TestPathShapes(t *testing.T) {
 		"POST /conversations.archive":                 {noun: "conversation", action: "archive", verb: true},
 		"GET /apis/authentication.k8s.io/v1/":         {noun: "authentication_k8s_io", singleton: true},
 		"GET /2010-04-01/Accounts/{Sid}/Calls.json":   {noun: "call"},
-		"GET /": {noun: "root"},
+		"GET /":           {noun: "root"},
+		"GET /members/me": {noun: "member", item: true},
 	} {
 		method, path, _ := strings.Cut(in, " ")
 		if got := pathShape(method, path); got != want {
@@ -423,6 +424,39 @@ func TestIdentityInputsBound(t *testing.T) {
 	for _, tool := range res.Server.Tools {
 		if strings.Contains(tool.InputSchema, "X-Customer-Id") {
 			t.Errorf("%s still takes X-Customer-Id from the model", tool.Name)
+		}
+	}
+}
+
+// TestActionsNamedByTask: an operationId that says more than its method
+// names the action and the tool's purpose (borrowBook is "borrow", not
+// "create").
+func TestActionsNamedByTask(t *testing.T) {
+	doc := loadSpec(t, `openapi: 3.0.3
+info: {title: Library, version: "1"}
+paths:
+  /loans:
+    post:
+      operationId: borrowBook
+      summary: Borrow a book
+      responses: {"201": {description: ok}}
+  /loans/{loanId}:
+    delete:
+      operationId: returnLoan
+      summary: Return a borrowed book
+      parameters: [{name: loanId, in: path, required: true, schema: {type: string}}]
+      responses: {"204": {description: ok}}
+  /loans/{loanId}/renew:
+    post:
+      operationId: renewLoan
+      summary: Renew a loan
+      parameters: [{name: loanId, in: path, required: true, schema: {type: string}}]
+      responses: {"200": {description: ok}}
+`)
+	text := string(Build(doc, Options{}).Text)
+	for _, want := range []string{"      borrow:\n", "      return:\n", "      renew:\n", "Borrow, return or renew loans."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("draft lacks %q:\n%s", want, text)
 		}
 	}
 }
