@@ -59,6 +59,21 @@ func (d *discovery) apiName() string {
 	return "the " + t + " API"
 }
 
+// DiscoveryTools are the three tools discovery mode adds to a server of
+// def, as tools/list shows them (without handlers); nil without
+// discovery. Tools that size a server's list (oa2mcp lint) count them.
+func DiscoveryTools(def *ServerDef) []*Tool {
+	if def == nil || def.Discovery == nil {
+		return nil
+	}
+	d := &discovery{s: &Server{spec: def}, def: def.Discovery}
+	out := []*Tool{d.searchTool(), d.describeTool(), d.callTool()}
+	for _, t := range out {
+		t.Handler = nil
+	}
+	return out
+}
+
 func (d *discovery) searchTool() *Tool {
 	areas := ""
 	if d.def.Topics != "" {

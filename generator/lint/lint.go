@@ -13,6 +13,7 @@ import (
 	"sort"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // Severity is how serious a finding is.
@@ -123,7 +124,7 @@ func Check(srv *ir.Server, cfg Config) *Report {
 		c.tool(&srv.Tools[i], ctx)
 	}
 	sortFindings(c.out)
-	r := &Report{Version: 1, Server: srv.Name, Tools: len(srv.Tools), ListTokens: ListTokens(srv),
+	r := &Report{Version: 1, Server: srv.Name, Tools: len(listedTools(srv)), ListTokens: ListTokens(srv),
 		Counts: map[Severity]int{Error: 0, Warning: 0, Info: 0}, Findings: c.out}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
@@ -179,7 +180,21 @@ type listedTool struct {
 // ListTokens estimates the tokens a model reads for srv's tools/list:
 // the bytes of the compact JSON of all tools divided by four.
 func ListTokens(srv *ir.Server) int {
-	return ListBytes(srv.Tools) / 4
+	return ListBytes(listedTools(srv)) / 4
+}
+
+// listedTools are the tools a client lists: the server's, plus the three
+// of discovery mode when it is on.
+func listedTools(srv *ir.Server) []ir.Tool {
+	extra := runtime.DiscoveryTools(&srv.ServerDef)
+	if len(extra) == 0 {
+		return srv.Tools
+	}
+	out := append([]ir.Tool(nil), srv.Tools...)
+	for _, t := range extra {
+		out = append(out, ir.Tool{Tool: *t})
+	}
+	return out
 }
 
 // ListBytes is the size of the compact JSON of tools as a client receives

@@ -137,3 +137,17 @@ func TestCallerIdentity(t *testing.T) {
 		t.Error("lib_list_loans: want caller-identity")
 	}
 }
+
+// TestDiscoveryToolsCounted: in discovery mode the three tools the
+// runtime adds are part of tools/list, so the size and count include them.
+func TestDiscoveryToolsCounted(t *testing.T) {
+	srv := &ir.Server{ServerDef: runtime.ServerDef{Name: "shop"}, Tools: []ir.Tool{
+		tool("shop_get_pet", "GET", "/pets/{id}", good, `{"type":"object","properties":{"id":{"type":"integer","description":"Pet id, e.g. 42."}},"required":["id"]}`),
+	}}
+	plain := Check(srv, Config{})
+	srv.Discovery = &runtime.Discovery{Prefix: "shop_"}
+	disc := Check(srv, Config{})
+	if disc.Tools != plain.Tools+3 || disc.ListTokens <= plain.ListTokens+300 {
+		t.Errorf("with discovery: %d tools, %d tokens; without: %d tools, %d tokens", disc.Tools, disc.ListTokens, plain.Tools, plain.ListTokens)
+	}
+}

@@ -55,7 +55,7 @@ func ruleSeverity(id string) Severity {
 
 // server runs the rules about the whole server.
 func (c *checker) server() {
-	n, cfg := len(c.srv.Tools), c.cfg
+	n, cfg := len(listedTools(c.srv)), c.cfg
 	switch {
 	case n > cfg.HardMaxTools:
 		c.addSev("tool-count", Error, "", fmt.Sprintf("the server has %d tools, more than the hard limit of %d; clients truncate or refuse such lists and models pick badly among them", n, cfg.HardMaxTools),

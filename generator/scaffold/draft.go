@@ -54,6 +54,9 @@ type draft struct {
 	skipped  map[string]int
 	clusters []*cluster
 	cands    []*candidate
+	// noDiscovery: the budget is too small for the discovery tools, so
+	// operations no tool uses are dropped rather than discovered.
+	noDiscovery bool
 }
 
 func newDraft(doc *load.Document, opts Options) *draft {
@@ -188,9 +191,9 @@ const maxShare = 4
 // choose enables candidates in rank order while the draft stays within
 // the tool and tools/list budgets: the most central resources first, each
 // one's read tool before its write tools.
-func (d *draft) choose() {
+func (d *draft) choose(reserveBytes int) {
 	ranked := d.ranked()
-	maxBytes := d.opts.MaxListTokens * 4
+	maxBytes := d.opts.MaxListTokens*4 - reserveBytes
 	total, count := 0, 0
 	for _, c := range ranked {
 		c.active = false

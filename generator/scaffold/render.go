@@ -67,7 +67,7 @@ func (d *draft) renderSpans() ([]byte, map[*candidate][2]int) {
 	l.add("  tool_prefix: %s", d.server.prefix)
 	l.add("  # TODO: instructions: what the server is for and which tool to start with, in two or three sentences.")
 	l.add("select:")
-	if n := d.uncovered(); n > 0 {
+	if n := d.uncovered(); n > 0 && !d.noDiscovery {
 		l.add("  # The %d operations no tool below uses are served through three tools,", n)
 		l.add("  # search_operations, describe_operation and call_operation; \"drop\" leaves")
 		l.add("  # them out. https://github.com/oa2mcp/oa2mcp/blob/main/docs/discovery.md")

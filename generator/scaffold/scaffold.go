@@ -81,8 +81,20 @@ func Build(doc *load.Document, opts Options) *Result {
 	opts = opts.withDefaults()
 	d := newDraft(doc, opts)
 	d.buildCandidates()
-	d.choose()
+	d.choose(0)
 	text := d.render()
+	if srv, _ := generates(doc, text); srv != nil && srv.Discovery != nil {
+		// The long tail goes to discovery, whose three tools are listed
+		// too: choose again within what they leave of the size budget,
+		// unless they would take half of it.
+		reserve := lint.ListTokens(srv)*4 - lint.ListBytes(srv.Tools)
+		if reserve*2 <= opts.MaxListTokens*4 {
+			d.choose(reserve)
+		} else {
+			d.noDiscovery = true
+		}
+		text = d.render()
+	}
 	res := &Result{Text: text, Operations: len(doc.Operations)}
 	for _, c := range d.cands {
 		if c.active {
