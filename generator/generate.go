@@ -53,3 +53,16 @@ func Generate(doc *load.Document, cfg Config) (*Result, diag.List) {
 	}
 	return &Result{Files: files, Server: srv}, problems
 }
+
+// RestProblems maps what could be read of an override file that has
+// errors (cfg.Overrides, as overrides.Decode returns it), so that one run
+// reports the problems of the rest of the file too: a typo in a pick
+// path beside a value of the wrong type. Only errors are returned;
+// nothing may be generated from such a file.
+func RestProblems(doc *load.Document, cfg Config) diag.List {
+	if doc == nil || cfg.Overrides == nil {
+		return nil
+	}
+	_, more := mapping.Build(doc, cfg)
+	return more.Errors()
+}

@@ -80,10 +80,10 @@ func generateCase(t *testing.T, c goldenCase) (*generator.Result, diag.List) {
 		ov, ovProblems = overrides.FromExtensions(doc.File, doc.Extensions, diag.Position{File: doc.File})
 	}
 	problems = append(problems, ovProblems...)
-	if ovProblems.HasErrors() {
-		return nil, problems
-	}
 	cfg.Overrides = ov
+	if ovProblems.HasErrors() {
+		return nil, append(problems, generator.RestProblems(doc, cfg)...)
+	}
 	res, more := generator.Generate(doc, cfg)
 	return res, append(problems, more...)
 }

@@ -44,9 +44,30 @@ func (f *File) checkShape() diag.List {
 			f.checkField(field, path+".input."+name, &l)
 		}
 		f.checkToolState(t, path, &l)
+		f.checkList(t, path, &l)
 	}
 	f.checkState(&l)
 	return l
+}
+
+// checkList checks the numbers of output.list: a limit written must be a
+// page size (absent means 20).
+func (f *File) checkList(t *Tool, path string, l *diag.List) {
+	if t.Output == nil || t.Output.List == nil {
+		return
+	}
+	at := path + ".output.list.limit"
+	if _, written := f.pos[at]; written && !f.refused[at] && t.Output.List.Limit < 1 {
+		l.Errorf(f.Pos(at), "give the page size, e.g. 20, or leave limit out for 20", "output.list.limit %d is not a page size", t.Output.List.Limit)
+	}
+	switch kind := t.Output.List.PageKind; kind {
+	case "", "offset", "number":
+		if kind != "" && t.Output.List.PageInput == "" {
+			l.Errorf(f.Pos(path+".output.list.page_kind"), "name the input that selects the page with page_input", "output.list.page_kind %q without a page_input", kind)
+		}
+	default:
+		l.Errorf(f.Pos(path+".output.list.page_kind"), `use "offset" (items to skip) or "number" (pages from 1)`, "unknown output.list.page_kind %q", kind)
+	}
 }
 
 func (f *File) checkToolName(t *Tool, path string, seen map[string]string, l *diag.List) {

@@ -27,6 +27,9 @@ type File struct {
 	Path string `yaml:"-" json:"-"`
 	// pos maps YAML paths ("tools[0].steps[1].operation") to positions.
 	pos positions
+	// refused are the paths whose values did not decode (already
+	// reported); the file holds zero values there.
+	refused map[string]bool
 }
 
 // Server sets server-level metadata.
@@ -285,4 +288,9 @@ type List struct {
 	// default: a number named total, totalCount, total_count or count
 	// beside the list.
 	Total string `yaml:"total" json:"total"`
+	// PageKind says what the page input counts: "offset" (default), the
+	// items to skip, or "number", pages from 1 of Limit items each
+	// (page=2&per_page=20). Limit must then equal the upstream's page
+	// size.
+	PageKind string `yaml:"page_kind" json:"page_kind"`
 }

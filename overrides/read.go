@@ -39,7 +39,8 @@ func ReadFile(path string) (*File, diag.List) {
 // the YAML does not parse or the version is not 1.
 func Decode(path string, data []byte) (*File, diag.List) {
 	var f File
-	problems := strictyaml.Decode(path, data, &f)
+	problems, refused := strictyaml.DecodeRefusing(path, data, &f)
+	f.refused = refused
 	if problems.HasErrors() && !strictyaml.Parses(data) {
 		return nil, problems
 	}

@@ -57,13 +57,18 @@ func (s *Server) toolHandler(bt *boundTool) mcp.ToolHandler {
 // it). args is anything that encodes to a JSON object. An unknown tool is
 // an error; everything else is reported in the result.
 func (s *Server) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
-	bt := s.tools[name]
-	if bt == nil {
-		return nil, fmt.Errorf("unknown tool %q", name)
-	}
 	raw, err := json.Marshal(args)
 	if err != nil {
 		return nil, fmt.Errorf("arguments of %s: %w", name, err)
+	}
+	if d := s.callOperation; d != nil && name == d.name(CallToolName) {
+		// No session: a destructive operation, which asks the user
+		// first, is refused as for a client that cannot ask.
+		return d.callHandler(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: name, Arguments: raw}})
+	}
+	bt := s.tools[name]
+	if bt == nil {
+		return nil, fmt.Errorf("unknown tool %q", name)
 	}
 	return s.handle(ctx, bt, callIn{raw: raw})
 }

@@ -92,6 +92,7 @@ func (s *Server) addDiscovery(def *Discovery, middleware []Middleware) error {
 		return fmt.Errorf("tool %q is defined twice (discovery mode needs this name)", call.Name)
 	}
 	s.mcp.AddTool(mcpTool(call), d.callHandler)
+	s.callOperation = d
 	return nil
 }
 

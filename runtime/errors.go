@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -194,7 +195,7 @@ func (s *Server) statusGuidance(bt *boundTool, op *compiledOp, args map[string]a
 	case KindUnauthorized, KindForbidden:
 		return s.authGuidance(op, code)
 	case KindNotFound:
-		return notFoundGuidance(op, args, s.lookupTools(bt), explained)
+		return notFoundGuidance(op, args, s.lookupTools(bt, notFoundNames(op, args)), explained)
 	case KindRateLimited:
 		e.retryable = true
 		return "Rate limit exceeded. " + retryPhrase(e.retryAfter, "Wait a little and retry later; do not call again in a tight loop.")
@@ -277,11 +278,35 @@ func notFoundGuidance(op *compiledOp, args map[string]any, lookup []string, expl
 // are identifiers (order_id, customerId), each as the model sent it.
 func notFoundInputs(op *compiledOp, args map[string]any) []string {
 	var ids []string
+	for _, in := range notFoundArgs(op, args) {
+		ids = append(ids, strconv.Quote(in.name)+" = "+showValue(in.value))
+	}
+	return ids
+}
+
+// notFoundNames are the names of the inputs notFoundInputs renders.
+func notFoundNames(op *compiledOp, args map[string]any) []string {
+	var names []string
+	for _, in := range notFoundArgs(op, args) {
+		names = append(names, in.name)
+	}
+	return names
+}
+
+// namedValue is a tool input as the model sent it.
+type namedValue struct {
+	name  string
+	value any
+}
+
+// notFoundArgs finds the inputs that named what was not found.
+func notFoundArgs(op *compiledOp, args map[string]any) []namedValue {
+	var ids []namedValue
 	add := func(arg string, idOnly bool) {
 		v, ok := args[arg]
 		name := op.inputName(arg)
 		if ok && name != "" && (!idOnly || looksLikeID(name)) {
-			ids = append(ids, strconv.Quote(name)+" = "+showValue(v))
+			ids = append(ids, namedValue{name, v})
 		}
 	}
 	for _, p := range op.pathParams {
@@ -309,10 +334,20 @@ func looksLikeID(name string) bool {
 
 // lookupTools names up to two read-only sibling tools that find or list
 // things, for messages that tell the model where to find a valid value.
-func (s *Server) lookupTools(bt *boundTool) []string {
+//
+// Only tools about the same thing count: one whose name holds the noun of
+// an input that was not found (appointment for appointment_id), so a
+// hint never sends the model to an unrelated list.
+func (s *Server) lookupTools(bt *boundTool, inputs []string) []string {
+	var nouns []string
+	for _, in := range inputs {
+		if n := idNoun(in); n != "" {
+			nouns = append(nouns, n)
+		}
+	}
 	var out []string
 	for _, t := range s.spec.Tools {
-		if t.Name == bt.spec.Name || !t.ReadOnly {
+		if t.Name == bt.spec.Name || !t.ReadOnly || !namesAny(t.Name, nouns) {
 			continue
 		}
 		for _, w := range []string{"find", "list", "search", "query"} {
@@ -326,6 +361,57 @@ func (s *Server) lookupTools(bt *boundTool) []string {
 		}
 	}
 	return out
+}
+
+// idNoun is the thing an identifier input names: "appointment" for
+// appointment_id, appointmentId or appointment; "" for a bare id.
+func idNoun(input string) string {
+	var words []string
+	for _, w := range strings.FieldsFunc(snakeWords(input), func(r rune) bool { return r == '_' }) {
+		switch w {
+		case "id", "ids", "no", "number", "key", "uuid", "code", "ref":
+		default:
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	return words[len(words)-1]
+}
+
+// namesAny reports whether a tool name holds one of the nouns, singular
+// or plural, as a word.
+func namesAny(tool string, nouns []string) bool {
+	words := "_" + strings.ToLower(tool) + "_"
+	for _, n := range nouns {
+		for _, form := range []string{n, n + "s", n + "es", strings.TrimSuffix(n, "y") + "ies"} {
+			if strings.Contains(words, "_"+form+"_") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// snakeWords lower-cases a name and separates its words with "_"
+// (appointmentId, Appointment-ID and appointment_id alike).
+func snakeWords(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		switch {
+		case r == '-' || r == '.' || r == ' ':
+			b.WriteByte('_')
+		case unicode.IsUpper(r):
+			if i > 0 && !unicode.IsUpper(rune(name[i-1])) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func pluralIt(n int) string {

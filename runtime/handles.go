@@ -275,8 +275,8 @@ func (h *handleManager) resolve(ctx context.Context, in HandleInput, arg any, ow
 	t := h.types[in.Type]
 	v, _ := arg.(string)
 	if !wellFormed(t, v) {
-		return nil, inputFailure(fmt.Sprintf("Invalid arguments: %s is not a %s handle. Handles look like %s followed by %d characters (lower-case letters and the digits 2 to 7) and come only from %s; call it to get one, then call again with the handle it returns.",
-			argLabel(in.Arg, arg), in.Type, t.Prefix, handleRandLen, creatorsText(t)))
+		return nil, inputFailure(fmt.Sprintf("Invalid arguments: %s is not %s handle. Handles look like %s followed by %d characters (lower-case letters and the digits 2 to 7) and come only from %s; call it to get one, then call again with the handle it returns.",
+			argLabel(in.Arg, arg), withArticle(in.Type), t.Prefix, handleRandLen, creatorsText(t)))
 	}
 	rec, ok, err := h.store.Get(ctx, h.key(v))
 	if err != nil {
@@ -374,4 +374,12 @@ func (s *Server) addHandle(ctx context.Context, bt *boundTool, res *mcp.CallTool
 		m[ho.Field] = v
 	}
 	return structuredResult(m)
+}
+
+// withArticle puts "a" or "an" before a word, by its first letter.
+func withArticle(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }

@@ -10,3 +10,11 @@ func TestHandleExampleWellFormed(t *testing.T) {
 		t.Errorf("HandleExample(%q) = %q is not well formed", ht.Prefix, ex)
 	}
 }
+
+func TestWithArticle(t *testing.T) {
+	for in, want := range map[string]string{"appointment": "an appointment", "ticket": "a ticket", "order": "an order"} {
+		if got := withArticle(in); got != want {
+			t.Errorf("withArticle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -64,6 +64,9 @@ type Server struct {
 	// tools are the bound tools by name: the definition's and
 	// Options.Tools.
 	tools map[string]*boundTool
+	// callOperation serves discovery mode's call_operation, which is no
+	// bound tool (it dispatches to one); nil without discovery.
+	callOperation *discovery
 }
 
 // boundTool is a tool compiled once at newServer.

@@ -35,11 +35,12 @@ func shapeResult(result any, o *Output, args map[string]any) any {
 }
 
 // shapeList pages the list at ListPath: at most Limit items (from the
-// offset in PageInput), each reduced to the picked fields, with the real
-// total, whether more follow, how to get them, and an explicit note that
-// the data is partial. When the upstream pages the list itself, the list
-// it returned is the page and TotalPath gives the total; otherwise the
-// list is all there is and is sliced here.
+// offset, or page number, in PageInput), each reduced to the picked
+// fields, with the real total, whether more follow, how to get them, and
+// an explicit note that the data is partial. When the upstream pages the
+// list itself, the list it returned is the page and TotalPath gives the
+// total; otherwise the list is all there is and is sliced here (and a
+// TotalPath larger than the list says the upstream cut it short).
 func shapeList(result any, o *Output, args map[string]any) any {
 	v, ok := lookupPath(result, parsePath(o.ListPath))
 	list, isList := v.([]any)
@@ -49,20 +50,19 @@ func shapeList(result any, o *Output, args map[string]any) any {
 		}
 		return result
 	}
-	offset := 0
-	if o.PageInput != "" {
-		offset = max(0, intArg(args[o.PageInput]))
+	pg := pageOf(o, args)
+	upstreamTotal := -1
+	if t, ok := lookupPath(result, parsePath(o.TotalPath)); ok && o.TotalPath != "" {
+		upstreamTotal = intArg(t)
 	}
 	var page []any
-	total := -1
+	total, reachable := upstreamTotal, -1
 	if o.UpstreamPages {
 		page = list[:min(len(list), o.Limit)]
-		if t, ok := lookupPath(result, parsePath(o.TotalPath)); ok && o.TotalPath != "" {
-			total = intArg(t)
-		}
 	} else {
-		start := min(offset, len(list))
-		page, total = list[start:min(start+o.Limit, len(list))], len(list)
+		start := min(pg.offset, len(list))
+		page = list[start:min(start+o.Limit, len(list))]
+		total, reachable = max(len(list), upstreamTotal), len(list)
 	}
 	items := make([]any, 0, len(page))
 	for _, it := range page {
@@ -71,30 +71,72 @@ func shapeList(result any, o *Output, args map[string]any) any {
 		}
 		items = append(items, it)
 	}
-	end := offset + len(items)
+	end := pg.offset + len(items)
 	more := end < total || (total < 0 && len(list) >= o.Limit)
 	out := map[string]any{"items": items, "hasMore": more}
 	if total >= 0 {
 		out["totalCount"] = total
 	}
+	out["note"] = pageNote(o, pg, len(items), end, total, reachable)
+	if out["note"] == "" {
+		delete(out, "note")
+	}
+	switch {
+	case !more:
+	case reachable >= 0 && end >= reachable:
+		// The rest is beyond what the upstream returned: no page of this
+		// tool holds it, as the note says.
+	case o.PageInput != "" && o.PageNumbers:
+		out["nextPage"] = map[string]any{o.PageInput: pg.number + 1}
+	case o.PageInput != "":
+		out["nextPage"] = map[string]any{o.PageInput: end}
+	default:
+		out["nextPage"] = "narrow the request (filters) to see the remaining items"
+	}
+	return out
+}
+
+// pagePos is the page a call asks for: its offset in items and, with
+// page numbers, its number (from 1).
+type pagePos struct {
+	offset, number int
+}
+
+// pageOf reads the page input: an offset in items, or with PageNumbers a
+// page number from 1 (absent or below 1: the first page).
+func pageOf(o *Output, args map[string]any) pagePos {
+	if o.PageInput == "" {
+		return pagePos{number: 1}
+	}
+	n := intArg(args[o.PageInput])
+	if o.PageNumbers {
+		n = max(1, n)
+		return pagePos{offset: (n - 1) * o.Limit, number: n}
+	}
+	return pagePos{offset: max(0, n), number: max(0, n)/max(1, o.Limit) + 1}
+}
+
+// pageNote says which part of the list a page is, and what to do when it
+// is empty or the rest cannot be reached.
+func pageNote(o *Output, pg pagePos, items, end, total, reachable int) string {
 	of := ""
 	if total >= 0 {
 		of = fmt.Sprintf(" of %d", total)
 	}
+	where := fmt.Sprintf("offset %d", pg.offset)
+	if o.PageNumbers {
+		where = fmt.Sprintf("page %d", pg.number)
+	}
 	switch {
-	case len(items) == 0 && offset > 0:
-		out["note"] = fmt.Sprintf("No items from offset %d on%s; start again with a smaller %s.", offset, of, o.PageInput)
-	case more || offset > 0:
-		out["note"] = fmt.Sprintf("Partial data: items %d to %d%s. Do not use this page for totals or counts.", offset+1, end, of)
+	case items == 0 && pg.offset > 0:
+		return fmt.Sprintf("No items from %s on%s; start again with a smaller %s.", where, of, o.PageInput)
+	case reachable >= 0 && total > reachable && end >= reachable:
+		return fmt.Sprintf("Partial data: items %d to %d%s. The API returned only the first %d; the other %d cannot be reached with this tool, so narrow the request (filters) to see them. Do not use this page for totals or counts.",
+			pg.offset+1, end, of, reachable, total-reachable)
+	case end < total || pg.offset > 0 || (total < 0 && items >= o.Limit):
+		return fmt.Sprintf("Partial data: items %d to %d%s. Do not use this page for totals or counts.", pg.offset+1, end, of)
 	}
-	if more {
-		if o.PageInput != "" {
-			out["nextPage"] = map[string]any{o.PageInput: end}
-		} else {
-			out["nextPage"] = "narrow the request (filters) to see the remaining items"
-		}
-	}
-	return out
+	return ""
 }
 
 func intArg(v any) int {

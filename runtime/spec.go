@@ -300,6 +300,9 @@ type Output struct {
 	// runtime pages the whole list the upstream returns.
 	UpstreamPages bool
 	TotalPath     string
+	// PageNumbers: the page input counts pages from 1, each Limit items
+	// long (page=2&per_page=20), instead of items to skip (offset=20).
+	PageNumbers bool
 	// Hints are extra fields; values are templates over ${result.PATH}
 	// and ${input.NAME}.
 	Hints []Pick

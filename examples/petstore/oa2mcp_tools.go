@@ -49,6 +49,9 @@ var toolPetstoreFindPets = &runtime.Tool{
     },
     "offset": {
       "description": "How many matching pets to skip, for the next page (from nextPage), e.g. 20.",
+      "examples": [
+        20
+      ],
       "minimum": 0,
       "type": "integer"
     },

@@ -19,8 +19,11 @@ package cases
 import (
 	"encoding/json"
 	"fmt"
+	goruntime "runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
@@ -37,16 +40,47 @@ func Build(srv *ir.Server) diag.List {
 	}
 	srv.UpstreamResponses = responses(srv, &problems)
 	srv.CallCases = nil
+	// Tools are independent: their cases are built concurrently and
+	// joined in tool order.
+	perTool := make([][]oa2mcptest.Case, len(srv.Tools))
+	errs := make([]*caseError, len(srv.Tools))
+	forEach(len(srv.Tools), func(i int) {
+		perTool[i], errs[i] = toolCases(srv, &srv.Tools[i])
+	})
 	for i := range srv.Tools {
-		t := &srv.Tools[i]
-		cs, err := toolCases(srv, t)
-		if err != nil {
+		if err := errs[i]; err != nil {
+			t := &srv.Tools[i]
 			problems.Errorf(t.Pos, err.fix, "tool %s: %s", t.Name, err.what)
 			continue
 		}
-		srv.CallCases = append(srv.CallCases, cs...)
+		srv.CallCases = append(srv.CallCases, perTool[i]...)
 	}
+	dc, bad := discoveryCases(srv)
+	for _, name := range bad {
+		problems.Errorf(diag.Position{File: srv.Source}, "report this as an oa2mcp bug", "discovery operation %s: no valid arguments could be synthesised from its input schema", name)
+	}
+	srv.CallCases = append(srv.CallCases, dc...)
 	return problems
+}
+
+// forEach calls f(0) … f(n-1) on as many goroutines as there are CPUs
+// and returns when all are done; f must only write to its own index's
+// results. Synthesis and schema compilation are CPU-bound and
+// independent per tool or schema (a third of a 1,123-tool generation).
+func forEach(n int, f func(i int)) {
+	workers := min(n, goruntime.GOMAXPROCS(0))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // caseError says why a tool has no cases, and what to do.

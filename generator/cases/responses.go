@@ -3,6 +3,7 @@ package cases
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
@@ -17,7 +18,7 @@ import (
 // validator against that schema.
 func responses(srv *ir.Server, problems *diag.List) map[string]oa2mcptest.Response {
 	out := map[string]oa2mcptest.Response{}
-	bodies := map[string]string{} // by schema: many operations share one
+	bodies := synthBodies(srv) // by schema: many operations share one
 	for _, key := range sortedRespKeys(srv.Responses) {
 		r := srv.Responses[key]
 		resp := oa2mcptest.Response{Status: r.Status}
@@ -35,6 +36,31 @@ func responses(srv *ir.Server, problems *diag.List) map[string]oa2mcptest.Respon
 		out[key] = resp
 	}
 	return out
+}
+
+// synthBodies synthesises the body of every distinct response schema,
+// concurrently: Kubernetes has 771 schemas, each with its definitions.
+func synthBodies(srv *ir.Server) map[string]string {
+	seen := map[string]bool{}
+	var schemas []string
+	for _, key := range sortedRespKeys(srv.Responses) {
+		if s := srv.Responses[key].Schema; s != "" && !seen[s] {
+			seen[s] = true
+			schemas = append(schemas, s)
+		}
+	}
+	out := make([]string, len(schemas))
+	forEach(len(schemas), func(i int) {
+		var ok bool
+		if out[i], ok = synthBody(schemas[i]); !ok {
+			out[i] = "{}" // as cachedBody: the tools reading it fail the proof precisely
+		}
+	})
+	bodies := make(map[string]string, len(schemas))
+	for i, s := range schemas {
+		bodies[s] = out[i]
+	}
+	return bodies
 }
 
 // cachedBody synthesises the body of schema once.
@@ -126,14 +152,15 @@ func (b *builder) paging(normal oa2mcptest.Case) []oa2mcptest.Case {
 		c := normal
 		c.Name = name
 		c.Responses = map[string]oa2mcptest.Response{key: {Status: base.Status, ContentType: base.ContentType, Body: body}}
-		a := copyArgs(args)
-		if offset > 0 {
-			a[o.PageInput] = json.Number(fmt.Sprint(offset))
-		}
+		a := b.pageArgs(args, offset)
 		c.Args = encodeArgs(a)
 		items := min(o.Limit, total-offset)
 		next := -1
-		if o.PageInput != "" && offset+items < total {
+		switch {
+		case o.PageInput == "" || offset+items >= total:
+		case o.PageNumbers:
+			next = offset/o.Limit + 2
+		default:
 			next = offset + items
 		}
 		c.WantPage = &oa2mcptest.Page{Items: items, Total: total, HasMore: offset+items < total, Next: next, PageInput: o.PageInput}
@@ -155,6 +182,26 @@ func (b *builder) paging(normal oa2mcptest.Case) []oa2mcptest.Case {
 		}
 	}
 	return out
+}
+
+// pageArgs are args asking for the page at offset: the page input set
+// (to the offset, or to the page number), or for the first page left out (an example value the normal case took
+// for it would ask for another page), unless the schema requires it.
+func (b *builder) pageArgs(args map[string]any, offset int) map[string]any {
+	a := copyArgs(args)
+	o := b.t.Output
+	in := o.PageInput
+	set := offset > 0 || slices.Contains(asList(b.root["required"]), any(in))
+	switch {
+	case in == "":
+	case set && o.PageNumbers:
+		a[in] = json.Number(fmt.Sprint(offset/o.Limit + 1))
+	case set:
+		a[in] = json.Number(fmt.Sprint(offset))
+	default:
+		delete(a, in)
+	}
+	return a
 }
 
 // listSource finds the operation whose response holds the paged list,

@@ -23,13 +23,30 @@ func checkSchemas(srv *ir.Server, problems *diag.List) bool {
 		where string
 	}
 	formats := map[string][]use{}
+	// compiled[2i] is tool i's input schema, [2i+1] its output schema,
+	// compiled concurrently, then reported in tool order.
+	type result struct {
+		sch *runtime.Schema
+		err error
+	}
+	compiled := make([]result, 2*len(srv.Tools))
+	forEach(len(compiled), func(k int) {
+		t := &srv.Tools[k/2]
+		text := t.InputSchema
+		if k%2 == 1 {
+			text = t.OutputSchema
+		}
+		if strings.TrimSpace(text) != "" {
+			compiled[k].sch, compiled[k].err = runtime.CompileSchema(text)
+		}
+	})
 	for i := range srv.Tools {
 		t := &srv.Tools[i]
-		for _, s := range []struct{ what, text string }{{"input", t.InputSchema}, {"output", t.OutputSchema}} {
+		for k, s := range []struct{ what, text string }{{"input", t.InputSchema}, {"output", t.OutputSchema}} {
 			if strings.TrimSpace(s.text) == "" {
 				continue
 			}
-			sch, err := runtime.CompileSchema(s.text)
+			sch, err := compiled[2*i+k].sch, compiled[2*i+k].err
 			if err != nil {
 				ok = false
 				problems.Errorf(t.Pos, "change the schema (input: in the override file), or exclude the operation",

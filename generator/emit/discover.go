@@ -20,12 +20,12 @@ import (
 // IndexFile holds the discovery search index.
 const IndexFile = "oa2mcp_index.go"
 
-// discoveryJobs renders the files of the discoverable operations and the
+// discoveryJobs are the files of the discoverable operations and the
 // index; none without discovery.
-func discoveryJobs(srv *ir.Server) ([]renderJob, error) {
+func discoveryJobs(srv *ir.Server) []renderJob {
 	d := srv.Discovery
 	if d == nil {
-		return nil, nil
+		return nil
 	}
 	names := operationGoNames(d.Operations)
 	var jobs []renderJob
@@ -35,17 +35,17 @@ func discoveryJobs(srv *ir.Server) ([]renderJob, error) {
 		if i > 0 {
 			name = fmt.Sprintf("oa2mcp_operations_%d.go", i+1)
 		}
-		f, err := operationsFile(srv, d.Operations[start:end], names[start:end])
-		if err != nil {
-			return nil, err
-		}
-		jobs = append(jobs, renderJob{name, f})
+		jobs = append(jobs, renderJob{name, func() (*jen.File, error) {
+			return operationsFile(srv, d.Operations[start:end], names[start:end])
+		}})
 	}
-	f := newFile(srv, srv.Package)
-	f.Comment("discoveryIndex ranks the discoverable operations for search_operations")
-	f.Comment("(see runtime.EncodeSearchIndex for its format).")
-	f.Const().Id("discoveryIndex").Op("=").Add(stringLit(d.Index))
-	return append(jobs, renderJob{IndexFile, f}), nil
+	return append(jobs, renderJob{IndexFile, func() (*jen.File, error) {
+		f := newFile(srv, srv.Package)
+		f.Comment("discoveryIndex ranks the discoverable operations for search_operations")
+		f.Comment("(see runtime.EncodeSearchIndex for its format).")
+		f.Const().Id("discoveryIndex").Op("=").Add(stringLit(d.Index))
+		return f, nil
+	}})
 }
 
 // operationsFile renders one file of discoverable operations.

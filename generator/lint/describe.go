@@ -59,6 +59,31 @@ func (c *checker) description(t *ir.Tool, ctx *serverContext) {
 	}
 }
 
+// endpointWords: every match of endpointRE holds one of them, case
+// aside.
+var endpointWords = []string{"call", "invoke", "hit", "wrap", "endpoint", "http", "api"}
+
+// cannotMatch reports that a regexp every match of which holds one of
+// words (ASCII; fold: compared case-insensitively, for (?i) regexps)
+// cannot match d. It answers false, so the regexp runs, for non-ASCII
+// text: (?i) folds characters like ſ and K (Kelvin) to ASCII letters.
+func cannotMatch(d string, fold bool, words []string) bool {
+	for i := 0; i < len(d); i++ {
+		if d[i] >= 0x80 {
+			return false
+		}
+	}
+	if fold {
+		d = strings.ToLower(d)
+	}
+	for _, w := range words {
+		if strings.Contains(d, w) {
+			return false
+		}
+	}
+	return true
+}
+
 // countSentences counts sentences, not counting the periods of common
 // abbreviations and decimals.
 func countSentences(s string) int {
@@ -71,11 +96,23 @@ func countSentences(s string) int {
 }
 
 // endpointSpeak returns the first endpoint-speak fragment in d, or "".
+// Each regexp runs only when d holds a word every match of it holds
+// (cannotMatch): most descriptions hold none, and the regexps were half
+// of lint on big specs.
 func endpointSpeak(d string) string {
-	for _, re := range []*regexp.Regexp{urlRE, endpointRE, httpVerbRE} {
-		if m := re.FindString(d); m != "" {
+	for _, g := range []struct {
+		re    *regexp.Regexp
+		words []string
+	}{{urlRE, []string{"http"}}, {endpointRE, endpointWords}, {httpVerbRE, []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}}} {
+		if cannotMatch(d, g.re == endpointRE, g.words) {
+			continue
+		}
+		if m := g.re.FindString(d); m != "" {
 			return strings.TrimSpace(m)
 		}
+	}
+	if !strings.Contains(d, "/") {
+		return ""
 	}
 	for _, m := range urlPathRE.FindAllString(d, -1) {
 		m = strings.TrimSpace(strings.TrimLeft(m, " (\"'"))

@@ -12,12 +12,18 @@ import (
 // user, and descriptions saying the value is the signed-in user), since a
 // customer_id query filter is an ordinary input.
 var (
-	identityHeaderRE = regexp.MustCompile(`(?i)^x[-_](acting[-_])?(user|member|customer|account|caller|principal|subject|actor)([-_]?(id|no|number|key))?$`)
-	identityDescRE   = regexp.MustCompile(`(?i)\b(signed[- ]in|logged[- ]in|authenticated|acting|calling|requesting) (user|member|customer|account|caller|person|principal)\b|\b(the caller|the current user)'?s? (own )?(id|identity|identifier)\b|\bset from the (signed|logged)`)
+	identityNouns    = `(user|member|customer|account|caller|principal|subject|actor|patient|employee|person|student|player)`
+	identityHeaderRE = regexp.MustCompile(`(?i)^x[-_](acting[-_]|current[-_])?` + identityNouns + `([-_]?(id|no|number|key))?$`)
+	whoRE            = `(signed[- ]in|logged[- ]in|authenticated|acting|calling|requesting|current)\s+` + identityNouns
+	identityDescRE   = regexp.MustCompile(`(?i)^(the\s+)?` + whoRE + `\b|` +
+		`\b(id|identifier|number) of the ` + whoRE + `\b|` +
+		`\b` + whoRE + `'s (id|identifier|number)\b|` +
+		`\bset from the (signed|logged)[- ]in\b`)
 )
 
 // CallerIdentity reports an input whose name or description says it is
-// the caller's own identity.
+// the caller's own identity. Callers skip inputs with an enum: a choice
+// among fixed values is never an identity.
 func CallerIdentity(name, description string) bool {
-	return identityHeaderRE.MatchString(strings.TrimSpace(name)) || identityDescRE.MatchString(description)
+	return identityHeaderRE.MatchString(strings.TrimSpace(name)) || identityDescRE.MatchString(strings.TrimSpace(description))
 }

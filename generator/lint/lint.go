@@ -10,6 +10,7 @@ package lint
 
 import (
 	"encoding/json"
+	"regexp"
 	"sort"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
@@ -140,6 +141,28 @@ type checker struct {
 	srv *ir.Server
 	cfg Config
 	out []Finding
+	// memo holds the regexp matches of this run by expression and text:
+	// large specs repeat the same parameter descriptions on hundreds of
+	// tools (Kubernetes: dryRun, pretty, fieldManager on ~1,000).
+	memo map[*regexp.Regexp]map[string]bool
+}
+
+// matches is re.MatchString(s), computed once per run for each text.
+func (c *checker) matches(re *regexp.Regexp, s string) bool {
+	m := c.memo[re]
+	if m == nil {
+		if c.memo == nil {
+			c.memo = map[*regexp.Regexp]map[string]bool{}
+		}
+		m = map[string]bool{}
+		c.memo[re] = m
+	}
+	v, ok := m[s]
+	if !ok {
+		v = re.MatchString(s)
+		m[s] = v
+	}
+	return v
 }
 
 func (c *checker) add(rule string, tool, param string, msg, fix string) {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -115,6 +116,9 @@ func TestCallerIdentity(t *testing.T) {
 		"X-Acting-User": "Who acts, e.g. u1.",
 		"member":        "Set from the signed-in user, e.g. M-1.",
 		"owner":         "The authenticated user's id, e.g. u1.",
+		"X-Patient-Id":  "Patient, e.g. P-1.",
+		"member_no":     "The acting member.",
+		"who":           "Number of the signed-in customer, e.g. 7.",
 	} {
 		if !CallerIdentity(name, desc) {
 			t.Errorf("CallerIdentity(%q, %q) = false", name, desc)
@@ -125,6 +129,7 @@ func TestCallerIdentity(t *testing.T) {
 		"X-Request-Id":   "Request id, e.g. r1.",
 		"Stripe-Account": "The connected account, e.g. acct_1.",
 		"user":           "The user to invite, e.g. ann@example.com.",
+		"session":        "Logs out current logged in user session, e.g. s1.",
 	} {
 		if CallerIdentity(name, desc) {
 			t.Errorf("CallerIdentity(%q, %q) = true", name, desc)
@@ -149,5 +154,36 @@ func TestDiscoveryToolsCounted(t *testing.T) {
 	disc := Check(srv, Config{})
 	if disc.Tools != plain.Tools+3 || disc.ListTokens <= plain.ListTokens+300 {
 		t.Errorf("with discovery: %d tools, %d tokens; without: %d tools, %d tokens", disc.Tools, disc.ListTokens, plain.Tools, plain.ListTokens)
+	}
+}
+
+// TestEndpointSpeakGuards: the word guards never hide a match of the
+// regexps they skip.
+func TestEndpointSpeakGuards(t *testing.T) {
+	for _, d := range []string{
+		"Calls the API.", "This endpoint lists pets.", "Use GET on it.", "See https://example.com/x.", "Hits the pets endpoint.",
+		"It wraps an operation.", "Sends an HTTP request.", "Makes an API call.", "Reads /pets/{id} and /stores/a/b.",
+		"Lists pets by status.", "Invokes the REST endpoint.", "CALLS THE API", "uſe ſ", "Kelvin K api", "posts a GETTER",
+		"and/or input/output", "A REST endpoint.", "wraps the route", "hit this API",
+	} {
+		want := ""
+		for _, re := range []*regexp.Regexp{urlRE, endpointRE, httpVerbRE} {
+			if m := re.FindString(d); m != "" {
+				want = strings.TrimSpace(m)
+				break
+			}
+		}
+		if got := endpointSpeak(d); want != "" && got != want {
+			t.Errorf("endpointSpeak(%q) = %q, want %q", d, got, want)
+		}
+		for _, g := range []struct {
+			re    *regexp.Regexp
+			fold  bool
+			words []string
+		}{{urlRE, false, []string{"http"}}, {endpointRE, true, endpointWords}, {httpVerbRE, false, []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}}} {
+			if g.re.MatchString(d) && cannotMatch(d, g.fold, g.words) {
+				t.Errorf("%q matches %s but the guard skips it", d, g.re)
+			}
+		}
 	}
 }

@@ -49,11 +49,11 @@ func (c *checker) param(tool, name string, p, r map[string]any) {
 	switch {
 	case desc == "":
 		c.add("param-described", tool, name, "the input has no description", "describe what it means, its format and an example value")
-	case needsExample(typ, r) && !hasExample(p, r, desc):
+	case needsExample(typ, r) && !hasExampleKey(p, r) && !c.matches(exampleRE, desc):
 		c.add("param-described", tool, name, "the description gives neither a format nor an example value",
 			"end the description with an example value (\"..., e.g. available\") or add examples or a format to the schema")
 	}
-	if CallerIdentity(name, desc) {
+	if c.matches(identityHeaderRE, strings.TrimSpace(name)) || c.matches(identityDescRE, desc) { // CallerIdentity, memoised
 		c.add("caller-identity", tool, name, "the input looks like the caller's own identity, which the model fills and so could set to anyone's",
 			"bind it from the caller's verified token in the override file (input: {"+name+": {identity: sub}}), so the model never sees it")
 	}
@@ -78,7 +78,9 @@ func needsExample(typ string, r map[string]any) bool {
 	return false
 }
 
-func hasExample(p, r map[string]any, desc string) bool {
+// hasExampleKey: the schema (or its items) gives examples, a default, a
+// format, values or a pattern.
+func hasExampleKey(p, r map[string]any) bool {
 	for _, m := range []map[string]any{p, r} {
 		for _, k := range []string{"examples", "example", "default", "format", "enum", "const", "pattern"} {
 			if _, ok := m[k]; ok {
@@ -93,7 +95,7 @@ func hasExample(p, r map[string]any, desc string) bool {
 			}
 		}
 	}
-	return exampleRE.MatchString(desc)
+	return false
 }
 
 // enumOf returns the enum values of a property or of its items, as text.

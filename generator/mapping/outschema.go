@@ -44,7 +44,7 @@ func (tb *taskBuilder) outputSchema(tool *ir.Tool, infos map[string]*opInfo) str
 			"hasMore":    map[string]any{"type": "boolean", "description": "Whether items follow this page."},
 			"note":       map[string]any{"type": "string"},
 			"nextPage":   nextPageSchema(o.PageInput),
-		}, "required": []string{"hasMore", "items", "totalCount"}}
+		}, "required": listRequired(o)}
 	case len(o.Pick) > 0:
 		root = w.convert(pickSchema(w, base, o.Pick), 0)
 	default:
@@ -173,4 +173,14 @@ func nextPageSchema(pageInput string) map[string]any {
 	}
 	return map[string]any{"type": "object", "description": "The input to pass to get the next page.",
 		"properties": map[string]any{pageInput: map[string]any{"type": "integer"}}, "required": []string{pageInput}}
+}
+
+// listRequired are the fields every page has: totalCount only when the
+// total is known (the server pages the whole list, or the upstream's
+// answer says it).
+func listRequired(o *ir.Output) []string {
+	if o.UpstreamPages && o.TotalPath == "" {
+		return []string{"hasMore", "items"}
+	}
+	return []string{"hasMore", "items", "totalCount"}
 }

@@ -18,7 +18,10 @@ import (
 // path is accepted.
 
 // checkOutputPaths checks one tool's result paths.
-func (tb *taskBuilder) checkOutputPaths(tool *ir.Tool, t *overrides.Tool, path string) {
+func (tb *taskBuilder) checkOutputPaths(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
+	if t.Output != nil && t.Output.List != nil {
+		tb.checkPageInput(in, tool.Output.PageInput, path+".output.list.page_input")
+	}
 	if t.Output == nil || len(tool.Actions) > 0 {
 		return
 	}
@@ -35,12 +38,33 @@ func (tb *taskBuilder) checkOutputPaths(tool *ir.Tool, t *overrides.Tool, path s
 		if r := w.resolve(list); r != nil {
 			item = r.Items
 		}
-		if o.TotalPath != "" {
-			tb.walkPath(w, base, o.TotalPath, at+".total", "the total count")
+		if l.Total != "" {
+			tb.checkTotal(w, base, l.Total, at+".total")
 		}
 	}
 	for _, p := range o.Pick {
 		tb.walkPath(w, item, p.Path, path+".output.pick."+p.Name, "a field")
+	}
+}
+
+// checkTotal checks output.list.total: a number beside the list in an
+// object response (a response that is the list itself holds no total).
+func (tb *taskBuilder) checkTotal(w *schemaWriter, base *load.Schema, total, at string) {
+	if r := w.resolve(base); r != nil && r.Type == "array" {
+		tb.problems.Errorf(tb.ov.Pos(at), "remove total: the list's length is its total", "output.list.total %q: the response is the list itself, an array with no fields", total)
+		return
+	}
+	s := tb.walkPath(w, base, total, at, "the total count")
+	if r := w.resolve(s); r != nil && r.Type != "" && r.Type != "integer" && r.Type != "number" {
+		tb.problems.Errorf(tb.ov.Pos(at), "point total at the number of items in all", "output.list.total %q is %s, not a number", total, article(r.Type)+" "+r.Type)
+	}
+}
+
+// checkPageInput checks that output.list.page_input names one of the
+// tool's inputs, as the model sees them.
+func (tb *taskBuilder) checkPageInput(in *taskInput, name, at string) {
+	if _, ok := in.props[name]; name != "" && !ok {
+		tb.problems.Errorf(tb.ov.Pos(at), fieldsFix(name, sortedKeys(in.props)), "output.list.page_input %q is not an input of the tool", name)
 	}
 }
 

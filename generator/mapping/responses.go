@@ -50,6 +50,11 @@ func usedOperations(srv *ir.Server) []string {
 			}
 		}
 	}
+	if srv.Discovery != nil {
+		for _, d := range srv.Discovery.Operations {
+			add(d.Tool.Op)
+		}
+	}
 	keys := make([]string, 0, len(seen))
 	for k := range seen {
 		keys = append(keys, k)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
@@ -26,6 +27,9 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.
 			// A declared input no operation reads, e.g. a paging offset
 			// the output shaping uses.
 			in.add(name, map[string]any{"type": f.Type, "description": synthDescriptionText(name, f.Type)}, false, "")
+		}
+		if _, ok := in.props[name]; !ok && tb.curMissingOp {
+			continue // the unknown operation is the error; it may have had this input
 		}
 		if _, ok := in.props[name]; !ok {
 			fix := "declare it with type: to add it; the tool has no other inputs"
@@ -82,6 +86,7 @@ func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *
 		}
 		if f.Identity != "" {
 			expr = "${identity." + f.Identity + "}"
+			tb.checkIdentityTarget(schema, in.defs, f.Identity, "input "+strconv.Quote(name), fp+".identity")
 		}
 		removeInput(in, name)
 		replaceBindings(tool, from, &ir.Binding{Expr: expr})

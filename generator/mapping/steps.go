@@ -99,6 +99,10 @@ func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, 
 		if f := tb.ovField(name); f != nil && f.Type != "" && whole && !tb.bindable(f.Type, argSchema, info) {
 			tb.problems.Errorf(at, "make the types agree", "type mismatch: input %q is %s but %s.%s wants %s", name, f.Type, s.Operation, arg, describeSchema(resolveDef(argSchema, info.defs)))
 		}
+	case "identity":
+		if whole {
+			tb.checkIdentityTarget(argSchema, info.defs, ref.Path[0], s.Operation+"."+arg, pos)
+		}
 	case "config":
 		if _, ok := tb.ov.Config[ref.Path[0]]; !ok {
 			tb.problems.Errorf(at, "add it under config:", "unknown config value %q", ref.Path[0])

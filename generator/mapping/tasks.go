@@ -21,8 +21,11 @@ type taskBuilder struct {
 	used     map[*opInfo]bool
 	prefix   string
 	problems *diag.List
-	// cur is the file tool being built.
-	cur *overrides.Tool
+	// cur is the file tool being built; curMissingOp says one of its
+	// operations is unknown, so its inputs are incomplete and "no such
+	// input" would be a follow-on error.
+	cur          *overrides.Tool
+	curMissingOp bool
 }
 
 // indexOps finds operations by operationId and by "METHOD /path".
@@ -57,6 +60,7 @@ func (tb *taskBuilder) lookup(ref, path string) *opInfo {
 		tb.used[info] = true
 		return info
 	}
+	tb.curMissingOp = true
 	keys := make([]string, 0, len(tb.ops))
 	for k := range tb.ops {
 		keys = append(keys, k)
@@ -72,7 +76,7 @@ func (tb *taskBuilder) lookup(ref, path string) *opInfo {
 
 // build makes one task tool.
 func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
-	tb.cur = t
+	tb.cur, tb.curMissingOp = t, false
 	tool := ir.Tool{Pos: tb.ov.Pos(path)}
 	tool.Name = t.Name
 	if tb.prefix != "" {
@@ -100,11 +104,14 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	tb.stateInputs(&tool, in, t, path)
 	tool.Output = tb.output(t.Output)
 	normalizePaths(&tool)
-	tb.checkOutputPaths(&tool, t, path)
+	tb.checkOutputPaths(&tool, in, t, path)
 	tb.checkHints(&tool, in, t, path)
 	tb.pageMode(&tool, t, path)
 	tb.finishActions(&tool, in, t.Confirm)
 	if len(tb.problems.Errors()) > before {
+		// The handle and confirm checks read only the file and the
+		// inputs: run them too, so one run reports the tool's problems.
+		tb.stateTool(&tool, in, t, path)
 		return tool, false
 	}
 	schemaJSON, err := ir.JSON(in.schema())
@@ -182,6 +189,7 @@ func (tb *taskBuilder) output(o *overrides.Output) *ir.Output {
 	}
 	if o.List != nil {
 		out.ListPath, out.Limit, out.PageInput = o.List.Path, o.List.Limit, o.List.PageInput
+		out.PageNumbers = o.List.PageKind == "number"
 		if out.Limit <= 0 {
 			out.Limit = 20
 		}

@@ -122,3 +122,18 @@ func article(word string) string {
 	}
 	return "a"
 }
+
+// checkIdentityTarget reports binding a caller's claim, which is text,
+// to an argument that cannot hold it: a boolean, array or object is an
+// error; a number works only with numeric claims, a warning.
+func (tb *taskBuilder) checkIdentityTarget(schema, defs map[string]any, claim, target, at string) {
+	switch t := schemaType(resolveDef(schema, defs)); t {
+	case "", "string":
+	case "integer", "number":
+		tb.problems.Warnf(tb.ov.Pos(at), "make sure every caller's "+claim+" claim is a number, or bind a text parameter",
+			"identity claim %q is text and %s wants %s", claim, target, describeSchema(resolveDef(schema, defs)))
+	default:
+		tb.problems.Errorf(tb.ov.Pos(at), "bind the claim to a text parameter (identity claims are text)",
+			"identity claim %q is text and %s wants %s", claim, target, describeSchema(resolveDef(schema, defs)))
+	}
+}

@@ -79,7 +79,7 @@ func identityInputs(t *ir.Tool) []string {
 	var out []string
 	for _, name := range inputOrder(s) {
 		desc, _ := s.Properties[name]["description"].(string)
-		if lint.CallerIdentity(name, desc) {
+		if _, enum := s.Properties[name]["enum"]; !enum && lint.CallerIdentity(name, desc) {
 			out = append(out, name)
 		}
 	}

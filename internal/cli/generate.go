@@ -115,16 +115,16 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	cfg.NoCallTests = s.noCallTests
 	cfg.Metrics = s.metrics
 	cfg.Discover = s.discover
+	res, genProblems := generator.Generate(doc, cfg)
+	problems = append(problems, genProblems...)
+	if problems.HasErrors() {
+		return reportProblems(stderr, problems)
+	}
 	if cfg.GoMod != "" && !s.check {
 		fmt.Fprintf(stderr, "note: %s lies in no Go module, so it gets a go.mod with module %s; write your repository's module path there to publish it (generate follows it)\n", s.out, cfg.GoMod)
 	}
 	if s.runtimeDir != "" && cfg.GoMod == "" && !mod.replacesRuntime {
 		fmt.Fprintf(stderr, "warning: --runtime-dir has no effect: %s lies in an existing Go module, whose go.mod you maintain; add \"replace github.com/oa2mcp/oa2mcp/runtime => %s\" there\n", s.out, s.runtimeDir)
-	}
-	res, genProblems := generator.Generate(doc, cfg)
-	problems = append(problems, genProblems...)
-	if problems.HasErrors() {
-		return reportProblems(stderr, problems)
 	}
 	prog.stage("generate", fmt.Sprintf("%d tools, %d files", len(res.Server.Tools), len(res.Files)))
 	warnEmpty(&problems, doc, res.Server)
@@ -164,16 +164,10 @@ func readOverrides(path string, doc *load.Document) (*overrides.File, diag.List)
 	return overrides.FromExtensions(doc.File, doc.Extensions, diag.Position{File: doc.File})
 }
 
-// restProblems maps what could be read of an override file that has
-// errors, so that one run reports the problems of the rest of the file
-// too (a typo in a pick path beside a value of the wrong type); only its
-// errors count, and nothing is generated.
+// restProblems reports the problems of the rest of an override file that
+// has errors (generator.RestProblems), so one run lists them all.
 func restProblems(doc *load.Document, ov *overrides.File, s *settings) diag.List {
-	if doc == nil || ov == nil {
-		return nil
-	}
-	_, more := mapping.Build(doc, mapping.Config{Name: s.name, Package: s.pkg, ToolPrefix: s.toolPrefix, Overrides: ov})
-	return more.Errors()
+	return generator.RestProblems(doc, mapping.Config{Name: s.name, Package: s.pkg, ToolPrefix: s.toolPrefix, Overrides: ov})
 }
 
 func reportProblems(stderr io.Writer, problems diag.List) error {

@@ -32,11 +32,19 @@ import (
 // still receives the rest, so a caller can check that too and report
 // every problem in one run.
 func Decode(file string, data []byte, v any) diag.List {
+	problems, _ := DecodeRefusing(file, data, v)
+	return problems
+}
+
+// DecodeRefusing is Decode that also returns the key paths of the values
+// it refused, in the form Positions uses ("tools[0].output.list.limit"),
+// so checks of the rest can leave them alone.
+func DecodeRefusing(file string, data []byte, v any) (diag.List, map[string]bool) {
 	var problems diag.List
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		problems = append(problems, yamlProblem(file, err, "fix the YAML syntax"))
-		return problems
+		return problems, nil
 	}
 	w := &walker{file: file, problems: &problems}
 	for _, doc := range f.Docs {
@@ -46,12 +54,31 @@ func Decode(file string, data []byte, v any) diag.List {
 	}
 	if problems.HasErrors() {
 		decodeRest(data, w.bad, v)
-		return problems
+		refused := map[string]bool{}
+		for _, segs := range w.bad {
+			refused[segsPath(segs)] = true
+		}
+		return problems, refused
 	}
 	if err := yaml.UnmarshalWithOptions(data, v); err != nil {
 		problems = append(problems, yamlProblem(file, err, "use a value of the documented type"))
 	}
-	return problems
+	return problems, nil
+}
+
+// segsPath writes a place as Positions names it: keys joined with ".",
+// indices as [N].
+func segsPath(segs []any) string {
+	path := ""
+	for _, seg := range segs {
+		switch x := seg.(type) {
+		case int:
+			path += fmt.Sprintf("[%d]", x)
+		case string:
+			path = joinPath(path, x)
+		}
+	}
+	return path
 }
 
 // Parses reports whether data is well-formed YAML, whatever it holds.

@@ -235,6 +235,14 @@ func toolDef(def *runtime.ServerDef, tool string) *runtime.ServerDef {
 	}
 	t := byName[tool]
 	if t == nil {
+		for _, d := range runtime.DiscoveryTools(def) {
+			if d.Name == tool {
+				// A discovery tool needs only the discovery definition.
+				out := *def
+				out.Tools = nil
+				return &out
+			}
+		}
 		return nil
 	}
 	keep := map[string]bool{tool: true}
@@ -517,13 +525,20 @@ func handleField(t *runtime.Tool, typ string) string {
 	return ""
 }
 
+// findTool finds a tool of def, discovery tools included; an unknown name
+// gets an empty tool, and the call itself then fails the case.
 func findTool(def *runtime.ServerDef, name string) *runtime.Tool {
 	for _, t := range def.Tools {
 		if t.Name == name {
 			return t
 		}
 	}
-	return nil
+	for _, t := range runtime.DiscoveryTools(def) {
+		if t.Name == name {
+			return t
+		}
+	}
+	return &runtime.Tool{Name: name}
 }
 
 // text joins a result's text content.

@@ -101,6 +101,11 @@ func NewUpstream(def *runtime.ServerDef, responses map[string]Response) *Upstrea
 			}
 		}
 	}
+	if def.Discovery != nil {
+		for _, d := range def.Discovery.Operations {
+			add(d.Tool.Op)
+		}
+	}
 	// Literal segments first, so /pets/mine wins over /pets/{id}; then
 	// fixed queries, so /responses?beta=true wins over /responses.
 	sort.SliceStable(u.ops, func(i, j int) bool {

@@ -31,12 +31,28 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{Tool: "desk_open_tickets", Name: "upstream malformed JSON", Args: "{}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
 	{Tool: "desk_open_tickets", Name: "upstream oversized body", Args: "{}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
 	{Tool: "desk_open_tickets", Name: "upstream HTML page", Args: "{}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "desk_search_operations", Name: "search", Args: "{\"query\":\"add_comment\"}"},
+	{Tool: "desk_describe_operation", Name: "describe add_comment", Args: "{\"name\":\"add_comment\"}", WantText: []string{"add_comment"}},
+	{Tool: "desk_call_operation", Name: "unknown operation", Args: "{\"name\":\"oa2mcp_no_such_operation\"}", WantError: true, WantKind: "not_found"},
+	{Tool: "desk_call_operation", Name: "call add_comment", Args: "{\"arguments\":{\"internal\":false,\"text\":\"example\",\"ticketId\":1},\"name\":\"add_comment\"}", WantUpstream: true},
+	{Tool: "desk_call_operation", Name: "call create_ticket", Args: "{\"arguments\":{\"subject\":\"example\"},\"name\":\"create_ticket\"}", WantUpstream: true},
+	{Tool: "desk_call_operation", Name: "call get_ticket", Args: "{\"arguments\":{\"ticketId\":1},\"name\":\"get_ticket\"}", WantUpstream: true},
+	{Tool: "desk_call_operation", Name: "call list_agents", Args: "{\"arguments\":{},\"name\":\"list_agents\"}", WantUpstream: true},
+	{Tool: "desk_call_operation", Name: "call list_comments", Args: "{\"arguments\":{\"ticketId\":1},\"name\":\"list_comments\"}", WantUpstream: true},
+	{Tool: "desk_call_operation", Name: "call update_ticket", Args: "{\"arguments\":{\"status\":\"open\",\"ticketId\":1},\"name\":\"update_ticket\"}", WantUpstream: true},
 }
 
 // oa2mcpResponses are the fake upstream's answers, synthesised from the
 // spec's response schemas, by operation.
 var oa2mcpResponses = map[string]oa2mcptest.Response{
-	"GET /tickets": {Status: 200, Body: "[{\"id\":1,\"status\":\"example\",\"subject\":\"example\"}]"},
+	"DELETE /tickets/{ticketId}":        {Status: 204},
+	"GET /agents":                       {Status: 200, Body: "[{\"id\":1,\"name\":\"example\"}]"},
+	"GET /tickets":                      {Status: 200, Body: "[{\"id\":1,\"status\":\"example\",\"subject\":\"example\"}]"},
+	"GET /tickets/{ticketId}":           {Status: 200, Body: "{\"id\":1,\"status\":\"example\",\"subject\":\"example\"}"},
+	"GET /tickets/{ticketId}/comments":  {Status: 200, Body: "[{\"id\":1,\"text\":\"example\"}]"},
+	"PATCH /tickets/{ticketId}":         {Status: 200, Body: "{\"id\":1,\"status\":\"example\",\"subject\":\"example\"}"},
+	"POST /tickets":                     {Status: 201, Body: "{\"id\":1,\"status\":\"example\",\"subject\":\"example\"}"},
+	"POST /tickets/{ticketId}/comments": {Status: 201, Body: "{\"id\":1,\"text\":\"example\"}"},
 }
 
 // oa2mcpTestCredentials answer Options.Getenv for the credential variables,
