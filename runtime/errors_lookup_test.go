@@ -28,3 +28,23 @@ func TestLookupToolsSameThing(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggest: the one "did you mean" rule suggests likely typos only.
+func TestSuggest(t *testing.T) {
+	for _, c := range []struct {
+		word  string
+		cands []string
+		want  string
+	}{
+		{"titel", []string{"mine", "title"}, "title"},
+		{"titel", []string{"mine", "book"}, ""},
+		{"ofset", []string{"limit", "offset"}, "offset"},
+		{"X-Member-Idd", []string{"X-Member-Id"}, "X-Member-Id"},
+		{"Status", []string{"status"}, "status"},
+		{"ab", []string{"xy"}, ""},
+	} {
+		if got := Suggest(c.word, c.cands); got != c.want {
+			t.Errorf("Suggest(%q, %v) = %q, want %q", c.word, c.cands, got, c.want)
+		}
+	}
+}

@@ -1666,7 +1666,7 @@ func (n *schemaNode) allowedHint(k string) string {
 		return "; this tool takes no such input"
 	}
 	hint := ""
-	if best := closestName(k, n.propNames); best != "" {
+	if best := Suggest(k, n.propNames); best != "" {
 		hint = fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	list := n.propNames
@@ -1685,13 +1685,15 @@ func quoteAll(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-// closestName returns the candidate within a small edit distance of k,
-// ignoring case, or "".
-func closestName(k string, candidates []string) string {
-	best, bestD := "", 3
-	lk := strings.ToLower(k)
+// Suggest returns the candidate a misspelt word most likely meant: the
+// closest by edit distance, ignoring case, within two edits and half the
+// word's length; "" when none is that close. The runtime's "did you
+// mean" and the generator's use this one rule.
+func Suggest(word string, candidates []string) string {
+	best, bestD := "", min(3, len(word)/2+1)
+	lw := strings.ToLower(word)
 	for _, c := range candidates {
-		if d := editDistance(lk, strings.ToLower(c)); d < bestD {
+		if d := editDistance(lw, strings.ToLower(c)); d < bestD {
 			best, bestD = c, d
 		}
 	}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
-	"github.com/oa2mcp/oa2mcp/internal/strictyaml"
 	"github.com/oa2mcp/oa2mcp/overrides"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // Result paths of the override file (output.pick, output.list.path and
@@ -162,7 +162,7 @@ func where(walked []string) string {
 
 // fieldsFix suggests the closest field, or lists the fields.
 func fieldsFix(name string, names []string) string {
-	if s := strictyaml.Suggest(name, names); s != "" {
+	if s := runtime.Suggest(name, names); s != "" {
 		return "did you mean " + s + "?"
 	}
 	if len(names) > 12 {

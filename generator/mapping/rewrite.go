@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
-	"github.com/oa2mcp/oa2mcp/internal/strictyaml"
 	"github.com/oa2mcp/oa2mcp/overrides"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // rewriteInputs applies the tool's input: section: renames, hidden
@@ -36,7 +36,7 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.
 			if len(in.props) > 0 {
 				fix = "declare it with type: to add it, or use one of: " + strings.Join(sortedKeys(in.props), ", ")
 			}
-			if s := strictyaml.Suggest(name, sortedKeys(in.props)); s != "" {
+			if s := runtime.Suggest(name, sortedKeys(in.props)); s != "" {
 				fix = "did you mean " + s + "?"
 			}
 			tb.problems.Errorf(tb.ov.Pos(fp), fix, "tool %q has no input %q", t.Name, name)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
-	"github.com/oa2mcp/oa2mcp/internal/strictyaml"
 	"github.com/oa2mcp/oa2mcp/overrides"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // stepScope tracks the steps declared so far in one step list, so a
@@ -56,7 +56,7 @@ func (tb *taskBuilder) binding(in *taskInput, info *opInfo, s *overrides.Step, a
 	argSchema, _ := rawSchema.(map[string]any)
 	if !ok {
 		fix := choices("bind one of", sortedKeys(info.in.props), "the operation takes no inputs: remove this argument")
-		if sug := strictyaml.Suggest(arg, sortedKeys(info.in.props)); sug != "" {
+		if sug := runtime.Suggest(arg, sortedKeys(info.in.props)); sug != "" {
 			fix = "did you mean " + sug + "?"
 		}
 		tb.problems.Errorf(tb.ov.Pos(pos), fix, "operation %s has no input %q", s.Operation, arg)

@@ -9,8 +9,8 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
-	"github.com/oa2mcp/oa2mcp/internal/strictyaml"
 	"github.com/oa2mcp/oa2mcp/overrides"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // taskBuilder turns the override file's tools into IR tools.
@@ -67,7 +67,7 @@ func (tb *taskBuilder) lookup(ref, path string) *opInfo {
 	}
 	sort.Strings(keys)
 	fix := "use an operationId of the spec (or \"METHOD /path\") that select keeps"
-	if s := strictyaml.Suggest(ref, keys); s != "" {
+	if s := runtime.Suggest(ref, keys); s != "" {
 		fix = "did you mean " + s + "?"
 	}
 	tb.problems.Errorf(tb.ov.Pos(path), fix, "unknown operation %q", ref)

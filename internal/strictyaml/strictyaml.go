@@ -24,6 +24,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // Decode parses data (read from file, used for positions) into v, which
@@ -204,7 +205,7 @@ func (w *walker) entry(mv *ast.MappingValueNode, t reflect.Type, path string, se
 		ft, ok := fields[key]
 		if !ok {
 			fix := "remove it"
-			if s := Suggest(key, keys(fields)); s != "" {
+			if s := runtime.Suggest(key, keys(fields)); s != "" {
 				fix = "did you mean " + s + "?"
 			}
 			w.problems.Errorf(position(w.file, mv.Key.GetToken()), fix, "unknown key %q", key)
@@ -393,39 +394,6 @@ func scrub(msg string) string {
 		return "this value has the wrong type for its key"
 	}
 	return msg
-}
-
-// Suggest returns the candidate closest to word by edit distance, or ""
-// when none is close enough to be a likely typo.
-func Suggest(word string, candidates []string) string {
-	best, bestDist := "", len(word)/2+2
-	for _, c := range candidates {
-		if d := distance(strings.ToLower(word), strings.ToLower(c)); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein edit distance.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Positions maps every key path in data to the position of its value,
