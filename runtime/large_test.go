@@ -14,13 +14,17 @@ import (
 )
 
 // bigUpstream answers /big with a JSON list of 3,000 objects (about
-// 300 KB) and /small with a short one.
+// 300 KB), /huge with 15,000 (over the 1 MiB response limit) and /small
+// with a short one.
 func bigUpstream(t *testing.T) string {
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		n := 3000
-		if r.URL.Path == "/small" {
+		switch r.URL.Path {
+		case "/small":
 			n = 2
+		case "/huge":
+			n = 15000 // about 1.5 MB, over the response limit
 		}
 		var b strings.Builder
 		b.WriteString(`{"items":[`)
@@ -121,4 +125,38 @@ func (tt tokenTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+tt.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestLargeStepResponseShaped: a step whose response holds 3,000 items
+// (300 KB) is decoded and paged like any other, never turned into text or
+// {}; a response over the response limit is a too_large error.
+func TestLargeStepResponseShaped(t *testing.T) {
+	base := bigUpstream(t)
+	steps := func(path string) []Step {
+		return []Step{{ID: "big", Op: Operation{Method: "GET", Path: path}}, {ID: "small", Op: Operation{Method: "GET", Path: "/small"}}}
+	}
+	out := &Output{ListPath: "big.items", Limit: 5, Pick: []Pick{{Name: "id", Path: "id"}}}
+	def := &ServerDef{Name: "big", Tools: []*Tool{
+		{Name: "page_big", InputSchema: `{"type":"object"}`, Steps: steps("/big"), Output: out},
+		{Name: "page_huge", InputSchema: `{"type":"object"}`, Steps: steps("/huge"), Output: out},
+	}}
+	srv, err := NewServer(def, Options{BaseURL: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	res, err := srv.CallTool(context.Background(), "page_big", map[string]any{})
+	if err != nil || res.IsError {
+		t.Fatalf("page_big: %v %s", err, resultText(res))
+	}
+	text := resultText(res)
+	for _, want := range []string{`"totalCount":3000`, `"hasMore":true`, `{"id":4}`, "items 1 to 5 of 3000"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("page_big result lacks %s: %.300s", want, text)
+		}
+	}
+	res, err = srv.CallTool(context.Background(), "page_huge", map[string]any{})
+	if err != nil || !res.IsError || !strings.Contains(resultText(res), "error kind: "+KindTooLarge) {
+		t.Errorf("page_huge: want a too_large error, got %v %.300s", err, resultText(res))
+	}
 }
