@@ -137,9 +137,14 @@ func TestCallerIdentity(t *testing.T) {
 	}
 	srv := &ir.Server{ServerDef: runtime.ServerDef{Name: "lib"}, Tools: []ir.Tool{
 		tool("lib_list_loans", "GET", "/loans", good, `{"type":"object","properties":{"X-Member-Id":{"type":"string","description":"The member, e.g. M-1."}}}`),
+		tool("lib_session", "GET", "/session", good, `{"type":"object","properties":{"action":{"type":"string","enum":["login","logout"],"description":"The logged-in user's next step: login or logout."}}}`),
 	}}
-	if !rulesOf(Check(srv, Config{}), "lib_list_loans")["caller-identity"] {
+	rep := Check(srv, Config{})
+	if !rulesOf(rep, "lib_list_loans")["caller-identity"] {
 		t.Error("lib_list_loans: want caller-identity")
+	}
+	if rulesOf(rep, "lib_session")["caller-identity"] {
+		t.Error("lib_session: an enum input is never an identity")
 	}
 }
 
@@ -164,7 +169,7 @@ func TestEndpointSpeakGuards(t *testing.T) {
 		"Calls the API.", "This endpoint lists pets.", "Use GET on it.", "See https://example.com/x.", "Hits the pets endpoint.",
 		"It wraps an operation.", "Sends an HTTP request.", "Makes an API call.", "Reads /pets/{id} and /stores/a/b.",
 		"Lists pets by status.", "Invokes the REST endpoint.", "CALLS THE API", "uſe ſ", "Kelvin K api", "posts a GETTER",
-		"and/or input/output", "A REST endpoint.", "wraps the route", "hit this API",
+		"and/or input/output", "A REST endpoint.", "wraps the route", "hit this API", "Sends an API request.", "Makes an HTTP call.",
 	} {
 		want := ""
 		for _, re := range []*regexp.Regexp{urlRE, endpointRE, httpVerbRE} {
@@ -184,6 +189,47 @@ func TestEndpointSpeakGuards(t *testing.T) {
 			if g.re.MatchString(d) && cannotMatch(d, g.fold, g.words) {
 				t.Errorf("%q matches %s but the guard skips it", d, g.re)
 			}
+		}
+	}
+}
+
+// TestCannotMatchNonASCII: (?i) folds some non-ASCII letters onto ASCII
+// ones (ſ onto s), so a word guard answers "may match" for such text.
+func TestCannotMatchNonASCII(t *testing.T) {
+	if !regexp.MustCompile(`(?i)use`).MatchString("uſe it") {
+		t.Fatal("(?i) no longer folds ſ")
+	}
+	if cannotMatch("uſe it", true, []string{"use"}) {
+		t.Error("cannotMatch skips a text (?i) matches")
+	}
+	if !cannotMatch("plain text", true, []string{"use"}) {
+		t.Error("cannotMatch runs the regexp on a text without the word")
+	}
+}
+
+// TestRepeatedDescriptions: findings do not depend on whether a text was
+// checked before in the same run (the regexp results are memoised).
+func TestRepeatedDescriptions(t *testing.T) {
+	schema := `{"type":"object","properties":{"a":{"type":"string","description":"The name."},"b":{"type":"string","description":"The name, e.g. Rex."},` +
+		`"c":{"type":"string","description":"The name."},"d":{"type":"string","description":"The name, e.g. Rex."}}}`
+	srv := &ir.Server{}
+	for _, n := range []string{"one", "two"} {
+		srv.Tools = append(srv.Tools, tool(n, "GET", "/things/"+n, "Lists things.", schema))
+	}
+	got := map[string]bool{}
+	for _, f := range Check(srv, Config{}).Findings {
+		if f.Rule == "param-described" {
+			got[f.Tool+"."+f.Param] = true
+		}
+	}
+	for _, want := range []string{"one.a", "one.c", "two.a", "two.c"} {
+		if !got[want] {
+			t.Errorf("no param-described finding for %s (got %v)", want, got)
+		}
+	}
+	for _, not := range []string{"one.b", "one.d", "two.b", "two.d"} {
+		if got[not] {
+			t.Errorf("param-described finding for %s, whose description has an example", not)
 		}
 	}
 }

@@ -53,7 +53,8 @@ func (c *checker) param(tool, name string, p, r map[string]any) {
 		c.add("param-described", tool, name, "the description gives neither a format nor an example value",
 			"end the description with an example value (\"..., e.g. available\") or add examples or a format to the schema")
 	}
-	if c.matches(identityHeaderRE, strings.TrimSpace(name)) || c.matches(identityDescRE, desc) { // CallerIdentity, memoised
+	// CallerIdentity, memoised; an enum is a choice, never an identity.
+	if len(enumOf(r)) == 0 && (c.matches(identityHeaderRE, strings.TrimSpace(name)) || c.matches(identityDescRE, desc)) {
 		c.add("caller-identity", tool, name, "the input looks like the caller's own identity, which the model fills and so could set to anyone's",
 			"bind it from the caller's verified token in the override file (input: {"+name+": {identity: sub}}), so the model never sees it")
 	}
