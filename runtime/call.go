@@ -147,6 +147,12 @@ func (s *Server) callTool(ctx context.Context, bt *boundTool, in callIn, rec *ca
 // validArgs decodes the arguments and checks them against the input
 // schema, then applies defaults.
 func (s *Server) validArgs(bt *boundTool, raw json.RawMessage) (map[string]any, *callError) {
+	schema, err := bt.inputSchema()
+	if err != nil {
+		s.logger.Error("tool input schema does not compile", "tool", bt.spec.Name, "error", err)
+		return nil, &callError{kind: KindInternal, retryAfter: retryAfterUnknown,
+			msg: fmt.Sprintf("%s cannot check its arguments: its %v. Do not retry; tell the user the tool has a fault.", bt.spec.Name, err)}
+	}
 	args, msg := decodeArguments(raw)
 	if msg == "" {
 		msg = checkArgs(bt, args)
@@ -154,14 +160,16 @@ func (s *Server) validArgs(bt *boundTool, raw json.RawMessage) (map[string]any, 
 	if msg != "" {
 		return args, inputFailure(msg)
 	}
-	applyDefaults(bt.schema, args)
+	applyDefaults(schema, args)
 	return args, nil
 }
 
-// checkArgs returns the validation message for args, or "".
+// checkArgs returns the validation message for args, or "". The input
+// schema compiled (validArgs checked first).
 func checkArgs(bt *boundTool, args map[string]any) string {
+	schema, _ := bt.inputSchema()
 	v := &validator{}
-	v.check(bt.schema, args, "", 0)
+	v.check(schema, args, "", 0)
 	if v.failed() {
 		return validationMessage(v)
 	}

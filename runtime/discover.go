@@ -121,7 +121,7 @@ func (d *discovery) register(ts *Tool) error {
 	if s.tools[ts.Name] != nil {
 		return fmt.Errorf("tool %q is defined twice (discovery mode needs this name)", ts.Name)
 	}
-	bt, err := s.bindTool(ts)
+	bt, err := s.bindTool(ts, true)
 	if err != nil {
 		return fmt.Errorf("tool %q: %w", ts.Name, err)
 	}
@@ -166,7 +166,7 @@ func (d *discovery) bound(i int) (*boundTool, error) {
 			c.Confirm = confirmQuestion(ts)
 			ts = &c
 		}
-		lo.bt, lo.err = d.s.bindTool(ts)
+		lo.bt, lo.err = d.s.bindTool(ts, true)
 		if lo.err == nil {
 			d.wrap(lo.bt)
 		}

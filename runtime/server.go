@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -67,17 +68,31 @@ type Server struct {
 	// callOperation serves discovery mode's call_operation, which is no
 	// bound tool (it dispatches to one); nil without discovery.
 	callOperation *discovery
+
+	// impl names the server in results (the SDK's serverInfo).
+	impl *mcp.Implementation
+	// exposed: MCPServer was called, so SDK middleware may exist that
+	// the stdio fast path would skip; it stays off.
+	exposed atomic.Bool
+	// fastPathOff turns the stdio fast path off (tests compare both);
+	// fastCalls counts the calls it served.
+	fastPathOff bool
+	fastCalls   atomic.Int64
 }
 
-// boundTool is a tool compiled once at newServer.
+// boundTool is a tool compiled once at newServer, but for its input
+// schema (inputSchema).
 type boundTool struct {
-	spec      *Tool
-	schema    *schemaNode
-	op        *compiledOp
-	output    *schemaNode // nil: not checked
-	sensitive sensitiveSet
-	timeout   time.Duration
-	limiter   *limiter // this tool's calls in flight; nil: unlimited
+	spec *Tool
+	// schema is the compiled input schema, set by inputSchema.
+	schemaOnce sync.Once
+	schema     *schemaNode
+	schemaErr  error
+	op         *compiledOp
+	output     *schemaNode // nil: not checked
+	sensitive  sensitiveSet
+	timeout    time.Duration
+	limiter    *limiter // this tool's calls in flight; nil: unlimited
 	// plan runs aggregated and action tools; nil for one-operation tools.
 	plan *plan
 	// update creates or grows a state handle; nil unless UpdatesHandle.
@@ -124,7 +139,8 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 	s.maxRequest = int64(orDefault(spec.MaxRequestBytes, defaultMaxRequestBytes))
 	s.maxResponse = int64(orDefault(spec.MaxResponseBytes, defaultMaxResponseBytes))
 	s.limiter = newLimiter(orDefault(opts.MaxConcurrent, orDefault(spec.MaxConcurrent, defaultMaxConcurrent)))
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: versionOr(spec.Version)},
+	s.impl = &mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: versionOr(spec.Version)}
+	s.mcp = mcp.NewServer(s.impl,
 		&mcp.ServerOptions{
 			Instructions: spec.Instructions,
 			Logger:       quietSDKLogger(opts.Logger),
@@ -137,7 +153,7 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 			},
 		})
 	s.mcp.AddReceivingMiddleware(s.countInflight)
-	if err := s.addTools(append(append([]*Tool(nil), spec.Tools...), opts.Tools...), opts.Middleware); err != nil {
+	if err := s.addTools(spec.Tools, opts.Tools, opts.Middleware); err != nil {
 		return nil, err
 	}
 	s.addResultResource()
@@ -149,13 +165,14 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 
 // addTools binds and registers the tools: the definition's and the
 // hand-written ones, each with the middleware that applies to it.
-func (s *Server) addTools(tools []*Tool, middleware []Middleware) error {
+func (s *Server) addTools(generated, written []*Tool, middleware []Middleware) error {
+	tools := append(append([]*Tool(nil), generated...), written...)
 	s.tools = make(map[string]*boundTool, len(tools))
-	for _, ts := range tools {
+	for i, ts := range tools {
 		if s.tools[ts.Name] != nil {
 			return fmt.Errorf("tool %q is defined twice (a hand-written tool may not reuse a generated tool's name)", ts.Name)
 		}
-		bt, err := s.bindTool(ts)
+		bt, err := s.bindTool(ts, i >= len(generated))
 		if err != nil {
 			return fmt.Errorf("tool %q: %w", ts.Name, err)
 		}
@@ -212,11 +229,25 @@ func userAgent(spec *ServerDef) string {
 	return spec.Name + "-mcp/" + versionOr(spec.Version) + " (oa2mcp)"
 }
 
-func (s *Server) bindTool(ts *Tool) (*boundTool, error) {
-	schema, err := compileSchema(ts.InputSchema)
-	if err != nil {
-		return nil, fmt.Errorf("input schema: %w", err)
-	}
+// inputSchema compiles the tool's input schema on first use: a server
+// with a large tool table starts without compiling a schema per tool
+// (1,123 of them took a third of a Kubernetes server's NewServer and two
+// thirds of its heap), since the generator compiled every schema it wrote
+// (CompileSchema). An error is the call's and the log's (validArgs).
+func (bt *boundTool) inputSchema() (*schemaNode, error) {
+	bt.schemaOnce.Do(func() {
+		if bt.schema, bt.schemaErr = compileSchema(bt.spec.InputSchema); bt.schemaErr != nil {
+			bt.schemaErr = fmt.Errorf("input schema does not compile: %w", bt.schemaErr)
+		}
+	})
+	return bt.schema, bt.schemaErr
+}
+
+// bindTool compiles a tool; a hand-written tool (eager) has its input
+// schema compiled now, since no generator checked it, a generated one on
+// its first call.
+func (s *Server) bindTool(ts *Tool, eager bool) (*boundTool, error) {
+	var err error
 	var op *compiledOp
 	if ts.Op != nil {
 		if op, err = compileOp(ts.Op, s.creds); err != nil {
@@ -235,7 +266,7 @@ func (s *Server) bindTool(ts *Tool) (*boundTool, error) {
 	if op == nil && p == nil && upd == nil && ts.Handler == nil && s.handles.stateInput(ts) == "" {
 		return nil, fmt.Errorf("tool %s has no operation, steps or actions", ts.Name)
 	}
-	bt := &boundTool{spec: ts, schema: schema, op: op, plan: p, update: upd,
+	bt := &boundTool{spec: ts, op: op, plan: p, update: upd,
 		sensitive: newSensitiveSet(s.spec.Sensitive, ts.Sensitive),
 		timeout:   s.timeout,
 		limiter:   newLimiter(ts.MaxConcurrent),
@@ -250,6 +281,11 @@ func (s *Server) bindTool(ts *Tool) (*boundTool, error) {
 	}
 	if err := s.bindAccess(bt); err != nil {
 		return nil, err
+	}
+	if eager {
+		if _, err := bt.inputSchema(); err != nil {
+			return nil, err
+		}
 	}
 	return bt, nil
 }
@@ -284,8 +320,12 @@ func mcpTool(ts *Tool) *mcp.Tool {
 }
 
 // MCPServer returns the underlying go-sdk server, e.g. to serve it over a
-// custom transport or add middleware.
-func (s *Server) MCPServer() *mcp.Server { return s.mcp }
+// custom transport or add middleware. RunStdio then serves every request
+// through the SDK (no fast path), so such middleware always runs.
+func (s *Server) MCPServer() *mcp.Server {
+	s.exposed.Store(true)
+	return s.mcp
+}
 
 // HTTPHandler returns a Streamable HTTP handler for the server. It is
 // stateless, which lets clients negotiate protocol revision 2026-07-28
@@ -300,9 +340,15 @@ func (s *Server) HTTPHandler() http.Handler {
 		// keeps the request's context values: carry the request's own
 		// context along, so a client that hangs up cancels the call and
 		// its upstream requests (see handle).
-		s.httpHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		carried := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			sdk.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), httpRequestKey{}, r.Context())))
 		})
+		// Tool calls the SDK is known to accept take a fast path
+		// (fasthttp.go).
+		s.httpHandler = &httpFast{s: s, next: carried}
+		if s.fastPathOff {
+			s.httpHandler = carried
+		}
 		if s.auth != nil {
 			s.httpHandler = s.auth.requireAuth(s.httpHandler)
 		} else if scoped := s.scopedTools(); len(scoped) > 0 {
@@ -318,14 +364,33 @@ func (s *Server) HTTPHandler() http.Handler {
 
 // RunStdio serves one client over newline-delimited JSON on stdin and
 // stdout until the client disconnects or ctx is cancelled. Cancellation is
-// a normal shutdown and returns nil.
+// a normal shutdown and returns nil. Tool calls the SDK is known to
+// accept are served on a fast path (fastpath.go), the rest by the SDK.
 func (s *Server) RunStdio(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	s.stdio.Store(true)
-	t := &mcp.IOTransport{Reader: &drainingReader{r: stdin, s: s, limit: s.timeout + time.Second}, Writer: nopWriteCloser{stdout}}
+	return s.ServeIO(ctx, stdin, stdout)
+}
+
+// ServeIO serves one client over newline-delimited JSON read from r and
+// written to w, as RunStdio serves stdin and stdout (fast path included)
+// but without the stdio caller identity: for an in-process client, give
+// it an mcp.IOTransport over the other ends of two io.Pipes. Unlike
+// connecting MCPServer() to the SDK's in-memory transports, tool calls
+// skip the SDK's per-request decoding.
+func (s *Server) ServeIO(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
+	fctx, stopFast := context.WithCancel(ctx)
+	defer stopFast()
+	fp := newFastPath(fctx, s, stdout)
+	in, out := stdin, stdout
+	if !s.fastPathOff {
+		in, out = &fastReader{f: fp, br: bufio.NewReaderSize(stdin, fastMaxLine)}, fastWriter{fp}
+	}
+	t := &mcp.IOTransport{Reader: &drainingReader{r: in, s: s, limit: s.timeout + time.Second}, Writer: nopWriteCloser{out}}
 	ss, err := s.mcp.Connect(ctx, t, nil)
 	if err != nil {
 		return err
 	}
+	fp.ss.Store(ss)
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
 	select {

@@ -65,8 +65,10 @@ func newSynth(root map[string]any, rich bool) *synth {
 
 // valid reports whether v satisfies schema m (whose $refs point into the
 // root's $defs), by the runtime's validator. Compiled schemas are cached
-// by schema; the root's $defs are joined only when m refers to them, as
-// compiling a schema compiles all of its definitions.
+// by schema; of the root's $defs only those m reaches are joined, as
+// compiling a schema compiles all of its definitions (joining all of
+// them made a big spec's unions compile every definition per arm: most
+// of Stripe's generation).
 func (s *synth) valid(m map[string]any, v any) bool {
 	key := reflect.ValueOf(m).Pointer()
 	entry, ok := s.cache[key]
@@ -78,7 +80,7 @@ func (s *synth) valid(m map[string]any, v any) bool {
 			for k, x := range m {
 				schema[k] = x
 			}
-			schema["$defs"] = s.defs
+			schema["$defs"] = s.reachableDefs(m)
 		}
 		sch, _ = runtime.CompileSchemaValue(schema)
 		// The entry keeps m alive, so its address is not reused by
@@ -90,6 +92,65 @@ func (s *synth) valid(m map[string]any, v any) bool {
 	}
 	norm, err := runtime.DecodeJSON(encodeArgs(v))
 	return err == nil && sch.Validate(norm) == nil
+}
+
+// reachableDefs are the root's definitions m refers to, directly or
+// through other definitions; all of them when a reference is not of the
+// form #/$defs/NAME[/...].
+func (s *synth) reachableDefs(m map[string]any) map[string]any {
+	out := map[string]any{}
+	queue := []any{m}
+	for len(queue) > 0 {
+		refs, ok := localDefRefs(queue[0], nil)
+		queue = queue[1:]
+		if !ok {
+			return s.defs
+		}
+		for _, name := range refs {
+			if _, seen := out[name]; seen {
+				continue
+			}
+			d, ok := s.defs[name]
+			if !ok {
+				return s.defs // a dangling reference: as before, all of them
+			}
+			out[name] = d
+			queue = append(queue, d)
+		}
+	}
+	return out
+}
+
+// localDefRefs appends the definition names the $refs in v name; ok is
+// false for a $ref of another form.
+func localDefRefs(v any, names []string) ([]string, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if r, has := x["$ref"]; has {
+			ref, _ := r.(string)
+			rest, ok := strings.CutPrefix(ref, "#/$defs/")
+			if !ok || rest == "" {
+				return names, false
+			}
+			name, _, _ := strings.Cut(rest, "/")
+			name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+			names = append(names, name)
+		}
+		for _, e := range x {
+			var ok bool
+			if names, ok = localDefRefs(e, names); !ok {
+				return names, false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			var ok bool
+			if names, ok = localDefRefs(e, names); !ok {
+				return names, false
+			}
+		}
+	}
+	return names, true
 }
 
 // hasRef reports whether a schema holds a $ref anywhere.

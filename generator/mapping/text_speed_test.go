@@ -30,7 +30,7 @@ func TestPlainTextGuards(t *testing.T) {
 		"  \n   \n- after a blank line", "[link](http://x) ![img](y)", "<b>html</b> &amp; &nbsp;x",
 		"tab\x0cformfeed\vvtab", "ünïcode — dash\u00a0nbsp", "#not-a-heading-in-middle a#b", "-", "--", "`", "_", "*",
 		"a - b", "x\n - y", "x\n\t-\ty", "x -\ny", "x\n-y", "x\r\n- y", "- a", " * b", "+\n", "a\n\n + b", "a:b|c",
-		"a\n---\nb", "a |-| b", "x\n   \n- y", "&lt;&gt;", "a & b", "\n#x", "a\r#b", "trailing -",
+		"a\n---\nb", "a |-| b", "x\n   \n- y", "&lt;&gt;", "a & b", "\n#x", "a\r#b", "trailing -", "x\n-- \ny", "x\n:| \ny",
 	} {
 		if got, want := plainText(s), plainTextRegexps(s); got != want {
 			t.Errorf("plainText(%q) = %q, want %q", s, got, want)

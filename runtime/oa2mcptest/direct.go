@@ -32,7 +32,7 @@ func checkDirect(ctx context.Context, s Suite, order []string, byTool map[string
 			direct = append(direct, tool)
 		}
 	}
-	d := &directRun{suite: s, now: time.Now()}
+	d := &directRun{suite: s, now: time.Now(), tokens: tokens(s.Def)}
 	d.upstream = NewUpstream(s.Def, s.Responses)
 	srv, err := runtime.NewServer(s.Def, runtime.Options{
 		BaseURL: "http://upstream.in-process", Upstream: d.upstream, Timeout: opts.Timeout, Now: d.clock,
@@ -73,8 +73,11 @@ type directRun struct {
 	suite    Suite
 	srv      *runtime.Server
 	upstream *Upstream
-	mu       sync.Mutex
-	now      time.Time
+	// tokens are the test callers, found once: finding them encodes the
+	// whole definition (per call, that was most of a large spec's proof).
+	tokens map[string]runtime.Caller
+	mu     sync.Mutex
+	now    time.Time
 }
 
 func (d *directRun) clock() time.Time {
@@ -155,7 +158,7 @@ func (d *directRun) as(ctx context.Context, caller string) context.Context {
 	if caller == "" {
 		caller = CallerDefault
 	}
-	c := tokens(d.suite.Def)[tokenOf(caller)]
+	c := d.tokens[tokenOf(caller)]
 	return runtime.ContextWithCaller(ctx, c.AllClaims())
 }
 

@@ -1,0 +1,573 @@
+package runtime
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The stdio fast path. Before a tool handler runs, go-sdk v1.8.0 decodes
+// a tools/call line five to seven times (batch probe, envelope, method,
+// request _meta, each _meta value, params), each with a fresh 32 KiB
+// buffer: about 200 KiB of garbage per call, which costs more CPU in the
+// SDK and the garbage collector than the whole call costs in this
+// package. RunStdio therefore reads the stream itself and serves the
+// tools/call lines whose outcome is already known to be the SDK's,
+// decoding each once and writing the response as the SDK would, byte for
+// byte; every other line goes to the SDK unchanged. A line is served here
+// only when all of these hold, else the SDK serves it:
+//
+//   - the session is initialized (the SDK has set its parameters), the
+//     server is not draining, and nobody can have added SDK middleware
+//     (MCPServer was never called);
+//   - the stream is at a value boundary (every earlier line was one whole
+//     JSON value), the line is one JSON object of at most fastMaxLine
+//     bytes, valid UTF-8, nested at most 1000 deep (the SDK's bound),
+//     with exactly the keys jsonrpc "2.0", a plain integer or string id,
+//     method "tools/call" and params;
+//   - params has only _meta, name and arguments; _meta has no
+//     progressToken (progress needs the SDK session), and the SDK has
+//     accepted byte-identical protocol fields of _meta (protocol version,
+//     client info, capabilities, log level) earlier in this session: the
+//     first call of each such _meta goes to the SDK, and its answer
+//     (a result, not an error) teaches the fast path;
+//   - the tool is a bound tool with no asks, no confirmation and no
+//     middleware (those may need the session or return input requests).
+//
+// TestFastPathMatchesSDK replays one script through both paths and
+// compares every response.
+
+// fastMaxLine bounds the lines the fast path reads whole; longer ones
+// pass to the SDK (whose own limit is 16 MiB).
+const fastMaxLine = 1 << 20
+
+// fastPath serves the qualifying tools/call lines of one stdio session.
+type fastPath struct {
+	s   *Server
+	ctx context.Context // cancelled when the session ends
+	out io.Writer
+	wmu sync.Mutex // one whole line at a time on out, ours and the SDK's
+	ss  atomic.Pointer[mcp.ServerSession]
+
+	mu     sync.Mutex
+	metaOK map[string]bool                   // request _meta protocol fields the SDK accepted
+	probes map[string]string                 // id → _meta key, of calls passed to the SDK to learn that
+	calls  map[jsonrpc.ID]context.CancelFunc // fast calls in flight, for notifications/cancelled
+	nprobe atomic.Int32                      // len(probes), read without the lock on every SDK write
+
+	dirty bool // the stream left a value boundary: no more fast calls (reader goroutine only)
+}
+
+func newFastPath(ctx context.Context, s *Server, out io.Writer) *fastPath {
+	return &fastPath{s: s, ctx: ctx, out: out, metaOK: map[string]bool{}, probes: map[string]string{}, calls: map[jsonrpc.ID]context.CancelFunc{}}
+}
+
+// fastReader is the SDK's view of stdin: every line except the
+// tools/call lines the fast path serves.
+type fastReader struct {
+	f    *fastPath
+	br   *bufio.Reader
+	rest []byte // what remains of the line being passed to the SDK
+	long bool   // inside a line longer than fastMaxLine
+	err  error
+}
+
+func (r *fastReader) Read(p []byte) (int, error) {
+	for len(r.rest) == 0 {
+		if r.err != nil {
+			return 0, r.err
+		}
+		r.rest = r.next()
+	}
+	n := copy(p, r.rest)
+	r.rest = r.rest[n:]
+	return n, nil
+}
+
+// next reads the next line (or chunk of an overlong line) and returns
+// what the SDK gets of it: nothing when the fast path served it.
+func (r *fastReader) next() []byte {
+	line, err := r.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull || r.long {
+		// An overlong line passes in chunks; the stream is no longer at a
+		// known boundary.
+		r.long, r.f.dirty = err == bufio.ErrBufferFull, true
+		return line
+	}
+	if err != nil {
+		r.err = err
+		if len(line) == 0 {
+			return nil
+		}
+	}
+	if r.f.intercept(line) {
+		return nil
+	}
+	if !r.f.dirty && len(bytes.TrimSpace(line)) > 0 && !json.Valid(line) {
+		r.f.dirty = true
+	}
+	return line
+}
+
+func (r *fastReader) Close() error { return nil }
+
+// fastWriter is the SDK's view of stdout: its lines and the fast path's
+// never interleave, and while probes are out its responses are read.
+type fastWriter struct{ f *fastPath }
+
+func (w fastWriter) Write(p []byte) (int, error) {
+	if w.f.nprobe.Load() > 0 {
+		w.f.learn(p)
+	}
+	w.f.wmu.Lock()
+	defer w.f.wmu.Unlock()
+	return w.f.out.Write(p)
+}
+
+func (w fastWriter) Close() error { return nil }
+
+// fastCall is one tools/call line, decoded once.
+type fastCall struct {
+	id      jsonrpc.ID
+	idKey   string // the id as sent, canonical
+	name    string
+	args    json.RawMessage
+	meta    map[string]any
+	metaKey string // the _meta fields the SDK validates, as sent
+	modern  bool   // _meta selects protocol 2026-07-28 or later
+}
+
+// intercept serves line when it may, and reports whether it did. It
+// runs on the reader goroutine.
+func (f *fastPath) intercept(line []byte) bool {
+	if bytes.Contains(line, []byte(`"notifications/cancelled"`)) {
+		f.cancelled(line) // the SDK gets the line too
+	}
+	if f.dirty || f.s.exposed.Load() || f.s.draining.Load() || !bytes.Contains(line, []byte(`"tools/call"`)) {
+		return false
+	}
+	ss := f.ss.Load()
+	if ss == nil || ss.InitializeParams() == nil {
+		return false
+	}
+	c, ok := parseFastCall(line)
+	if !ok {
+		return false
+	}
+	bt := f.s.tools[c.name]
+	if !fastTool(bt) {
+		return false
+	}
+	f.mu.Lock()
+	known := f.metaOK[c.metaKey]
+	if !known {
+		if _, dup := f.probes[c.idKey]; !dup && len(f.probes) < 64 {
+			f.probes[c.idKey] = c.metaKey
+			f.nprobe.Store(int32(len(f.probes)))
+		}
+		f.mu.Unlock()
+		return false
+	}
+	ctx, cancel := context.WithCancel(f.ctx)
+	f.calls[c.id] = cancel
+	f.mu.Unlock()
+	f.s.inflight.Add(1) // before the goroutine: end of input waits for it
+	go f.serve(ctx, cancel, ss, bt, c)
+	return true
+}
+
+// fastTool reports whether calls of bt may take a fast path: a bound
+// tool with no asks, no confirmation and no middleware (those may need
+// the SDK session or return input requests).
+func fastTool(bt *boundTool) bool {
+	return bt != nil && len(bt.spec.Asks) == 0 && bt.confirm == nil && len(bt.middleware) == 0
+}
+
+// serve runs one call and writes its response.
+func (f *fastPath) serve(ctx context.Context, cancel context.CancelFunc, ss *mcp.ServerSession, bt *boundTool, c *fastCall) {
+	defer f.s.inflight.Add(-1)
+	f.s.fastCalls.Add(1)
+	defer func() {
+		f.mu.Lock()
+		delete(f.calls, c.id)
+		f.mu.Unlock()
+		cancel()
+	}()
+	params := &mcp.CallToolParamsRaw{Meta: mcp.Meta(c.meta), Name: c.name, Arguments: c.args}
+	res, err := f.s.handle(ctx, bt, callIn{raw: c.args, meta: c.meta, req: &mcp.CallToolRequest{Params: params}})
+	line, err := f.response(ss, c, res, err)
+	if err != nil {
+		f.s.logger.Error("cannot encode a tool result", "tool", c.name, "error", err)
+		line, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: err})
+	}
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	_, _ = f.out.Write(append(line, '\n'))
+}
+
+// response encodes the JSON-RPC response to c as the SDK would for this
+// session (encodeResponse).
+func (f *fastPath) response(ss *mcp.ServerSession, c *fastCall, res *mcp.CallToolResult, err error) ([]byte, error) {
+	ip := ss.InitializeParams()
+	return encodeResponse(c, res, err, f.s.impl, c.modern, ip != nil && ip.ProtocolVersion >= protocol20260728)
+}
+
+// encodeResponse encodes the JSON-RPC response to c as the SDK would:
+// Server.callTool turns nil content into [], ServerSession.handle names
+// the server (impl) in the _meta of results when annotate (a request of
+// revision 2026-07-28 or later), sessions of that revision get
+// resultType "complete" when complete (CallToolResult.MarshalJSON writes
+// it last), and jsonrpc2 wraps the result, which json.Marshal made
+// compact, unchanged.
+func encodeResponse(c *fastCall, res *mcp.CallToolResult, err error, impl *mcp.Implementation, annotate, complete bool) ([]byte, error) {
+	if err != nil {
+		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: err})
+	}
+	if res.Content == nil {
+		r := *res
+		r.Content = []mcp.Content{}
+		res = &r
+	}
+	if annotate {
+		m := res.Meta
+		if m == nil {
+			m = map[string]any{}
+		}
+		if _, ok := m[mcp.MetaKeyServerInfo]; !ok {
+			m[mcp.MetaKeyServerInfo] = impl
+			res.Meta = m
+		}
+	}
+	raw, err := res.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(raw)+len(c.idKey)+64)
+	out = append(append(append(out, `{"jsonrpc":"2.0","id":`...), c.idKey...), `,"result":`...)
+	if complete {
+		end := bytes.LastIndexByte(raw, '}')
+		out = append(out, raw[:end]...)
+		if len(bytes.TrimSpace(raw[1:end])) > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(out, `"resultType":"complete"`...), raw[end:]...)
+	} else {
+		out = append(out, raw...)
+	}
+	return append(out, '}'), nil
+}
+
+// protocol20260728 is the first revision whose results carry resultType.
+const protocol20260728 = "2026-07-28"
+
+// cancelled cancels the fast call a notifications/cancelled line names,
+// the id read as the SDK reads it.
+func (f *fastPath) cancelled(line []byte) {
+	var n struct {
+		Method string `json:"method"`
+		Params struct {
+			RequestID any `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &n) != nil || n.Method != "notifications/cancelled" {
+		return
+	}
+	id, err := jsonrpc.MakeID(n.Params.RequestID)
+	if err != nil {
+		return
+	}
+	f.mu.Lock()
+	cancel := f.calls[id]
+	f.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// learn reads a line the SDK writes: the answer to a probe that is a
+// result, not an error, means the SDK accepts that _meta.
+func (f *fastPath) learn(p []byte) {
+	var r struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(p, &r) != nil || r.ID == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	key, ok := f.probes[string(r.ID)]
+	if !ok {
+		return
+	}
+	delete(f.probes, string(r.ID))
+	f.nprobe.Store(int32(len(f.probes)))
+	if r.Result != nil && len(f.metaOK) < 64 {
+		f.metaOK[key] = true
+	}
+}
+
+// parseFastCall decodes a tools/call line the fast path may serve; ok is
+// false for anything it leaves to the SDK. The line is validated once
+// and then only sliced: the object members are found by a scanner, and
+// only _meta is decoded into values.
+func parseFastCall(line []byte) (*fastCall, bool) {
+	if len(line) > fastMaxLine || !utf8.Valid(line) || jsonDepth(line) > 1000 || !json.Valid(line) {
+		return nil, false
+	}
+	var jsonrpcV, idRaw, method, params []byte
+	if !objectMembers(line, func(k, v []byte) bool {
+		switch string(k) {
+		case "jsonrpc":
+			return once(&jsonrpcV, v)
+		case "id":
+			return once(&idRaw, v)
+		case "method":
+			return once(&method, v)
+		case "params":
+			return once(&params, v)
+		}
+		return false
+	}) || string(jsonrpcV) != `"2.0"` || string(method) != `"tools/call"` || len(params) == 0 || params[0] != '{' {
+		return nil, false
+	}
+	id, ok := plainID(idRaw)
+	if !ok {
+		return nil, false
+	}
+	c := &fastCall{id: id, idKey: string(idRaw)}
+	var name, meta []byte
+	if !objectMembers(params, func(k, v []byte) bool {
+		switch string(k) {
+		case "_meta":
+			return once(&meta, v)
+		case "name":
+			return once(&name, v)
+		case "arguments":
+			// a copy: line is the reader's buffer, reused by the next read
+			// while the call runs
+			return once((*[]byte)(&c.args), bytes.Clone(v))
+		}
+		return false
+	}) || len(name) < 3 || name[0] != '"' || bytes.IndexByte(name[1:len(name)-1], '\\') >= 0 {
+		return nil, false
+	}
+	c.name = string(name[1 : len(name)-1])
+	if meta != nil && !c.decodeMeta(meta) {
+		return nil, false
+	}
+	return c, true
+}
+
+// once stores v in *dst unless a value is there already (a duplicate
+// member, which the fast path leaves to the SDK).
+func once(dst *[]byte, v []byte) bool {
+	if *dst != nil {
+		return false
+	}
+	*dst = v
+	return true
+}
+
+// decodeMeta reads _meta: the map the handler sees (as the SDK decodes
+// it) and the key of the fields the SDK validates.
+func (c *fastCall) decodeMeta(raw []byte) bool {
+	if raw[0] != '{' {
+		return false
+	}
+	var proto [4][]byte
+	others := false
+	if !objectMembers(raw, func(k, v []byte) bool {
+		switch string(k) {
+		case "progressToken":
+			return false // progress needs the SDK session
+		case mcp.MetaKeyProtocolVersion:
+			return once(&proto[0], v)
+		case mcp.MetaKeyClientInfo:
+			return once(&proto[1], v)
+		case mcp.MetaKeyClientCapabilities:
+			return once(&proto[2], v)
+		case mcp.MetaKeyLogLevel:
+			return once(&proto[3], v)
+		}
+		others = true
+		return true
+	}) {
+		return false
+	}
+	// The handler reads only the other members (trace context); the
+	// protocol members are decoded only when others are.
+	if others && json.Unmarshal(raw, &c.meta) != nil {
+		return false
+	}
+	var key []byte
+	for i, v := range proto {
+		if v != nil {
+			key = append(append(append(key, byte('0'+i)), v...), 0)
+		}
+	}
+	c.metaKey = string(key)
+	var pv string
+	c.modern = proto[0] != nil && json.Unmarshal(proto[0], &pv) == nil && pv >= protocol20260728
+	return true
+}
+
+// objectMembers calls fn with each key and raw value of the JSON object
+// data, which must be valid JSON, in order. It returns false when fn does
+// or a key has escapes (the fast path compares keys as written).
+func objectMembers(data []byte, fn func(key, val []byte) bool) bool {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return false
+	}
+	i = skipSpace(data, i+1)
+	if data[i] == '}' {
+		return true
+	}
+	for {
+		end := stringEnd(data, i)
+		if bytes.IndexByte(data[i+1:end], '\\') >= 0 {
+			return false
+		}
+		key := data[i+1 : end]
+		i = skipSpace(data, skipSpace(data, end+1)+1) // past the colon
+		vend := valueEnd(data, i)
+		if !fn(key, data[i:vend]) {
+			return false
+		}
+		i = skipSpace(data, vend)
+		if data[i] == '}' {
+			return true
+		}
+		i = skipSpace(data, i+1) // past the comma
+	}
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd is the index of the closing quote of the string at data[i].
+func stringEnd(data []byte, i int) int {
+	for i++; data[i] != '"'; i++ {
+		if data[i] == '\\' {
+			i++
+		}
+	}
+	return i
+}
+
+// valueEnd is the index just past the valid JSON value at data[i].
+func valueEnd(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return stringEnd(data, i) + 1
+	case '{', '[':
+		depth := 0
+		for ; ; i++ {
+			switch data[i] {
+			case '"':
+				i = stringEnd(data, i)
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+	}
+	for i < len(data) && !strings.ContainsRune(",}] \t\r\n", rune(data[i])) {
+		i++
+	}
+	return i
+}
+
+// plainID accepts the ids whose response id is the same text: a string
+// without escapes, or an integer without sign tricks, leading zeros,
+// fraction or exponent that float64 holds exactly.
+func plainID(raw json.RawMessage) (jsonrpc.ID, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		s := raw[1 : len(raw)-1]
+		if bytes.IndexByte(s, '\\') >= 0 || bytes.IndexByte(s, '"') >= 0 || !isASCII(s) {
+			return jsonrpc.ID{}, false
+		}
+		id, err := jsonrpc.MakeID(string(s))
+		return id, err == nil
+	}
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 || (digits[0] == '0' && len(digits) > 1) {
+		return jsonrpc.ID{}, false
+	}
+	var n int64
+	for _, d := range digits {
+		if d < '0' || d > '9' {
+			return jsonrpc.ID{}, false
+		}
+		n = n*10 + int64(d-'0')
+	}
+	if raw[0] == '-' {
+		if n == 0 {
+			return jsonrpc.ID{}, false
+		}
+		n = -n
+	}
+	id, err := jsonrpc.MakeID(float64(n))
+	return id, err == nil
+}
+
+func isASCII(s []byte) bool {
+	for _, b := range s {
+		if b >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonDepth is the deepest nesting of objects and arrays in data,
+// strings skipped, as the SDK measures it before decoding.
+func jsonDepth(data []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return deepest
+}

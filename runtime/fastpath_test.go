@@ -1,0 +1,374 @@
+package runtime
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// scriptStep is one line sent to a stdio server; wait: read one response
+// line before the next step; busy: send nothing, wait until a call is in
+// flight (a cancellation must not race the call's start: the SDK answers
+// a call cancelled before its handler ran with a protocol error).
+type scriptStep struct {
+	line string
+	wait bool
+	busy bool
+}
+
+// runStdioScript serves srv over in-process pipes with RunStdio, sends
+// the steps and returns the response lines (random ids normalised).
+func runStdioScript(t *testing.T, srv *Server, steps []scriptStep) []string {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- srv.RunStdio(context.Background(), inR, outW)
+		outW.Close()
+	}()
+	lines := make(chan string, 64)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(make([]byte, 1<<20), 1<<22)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var got []string
+	read := func() {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("server closed stdout; responses so far:\n%s", strings.Join(got, "\n"))
+			}
+			got = append(got, normalizeRandom(l))
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no response; responses so far:\n%s", strings.Join(got, "\n"))
+		}
+	}
+	for _, st := range steps {
+		if st.busy {
+			for deadline := time.Now().Add(10 * time.Second); srv.inflight.Load() == 0; time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("no call in flight")
+				}
+			}
+			continue
+		}
+		if _, err := io.WriteString(inW, st.line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if st.wait {
+			read()
+		}
+	}
+	inW.Close()
+	for l := range lines { // anything after end of input
+		got = append(got, normalizeRandom(l))
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("RunStdio: %v", err)
+	}
+	return got
+}
+
+var randomHexRe = regexp.MustCompile(`[0-9a-f]{16,32}`)
+
+// testTraceID is the trace id the script sends in _meta; it must reach
+// the upstream, so it is kept.
+const testTraceID = "0af7651916cd43dd8448eb211c80319c"
+
+// normalizeRandom replaces trace and request ids, which differ per call.
+func normalizeRandom(s string) string {
+	return randomHexRe.ReplaceAllStringFunc(s, func(h string) string {
+		if h == testTraceID {
+			return h
+		}
+		return "R"
+	})
+}
+
+const (
+	legacyInit = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
+)
+
+// fastScript exercises what the fast path serves and what it must leave
+// to the SDK, in both protocol eras.
+func fastScript(modern bool) []scriptStep {
+	call := func(id, params string) scriptStep {
+		return scriptStep{line: `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":` + params + `}`, wait: true}
+	}
+	meta := ""
+	if modern {
+		meta = modernMeta + ","
+	}
+	var s []scriptStep
+	if modern {
+		s = append(s, scriptStep{line: `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{` + modernMeta + `}}`, wait: true})
+	} else {
+		s = append(s, scriptStep{line: legacyInit, wait: true}, scriptStep{line: `{"jsonrpc":"2.0","method":"notifications/initialized"}`})
+	}
+	return append(s,
+		call("1", `{`+meta+`"name":"get_pet","arguments":{"petId":"7"}}`), // teaches the fast path this _meta
+		call("2", `{`+meta+`"name":"get_pet","arguments":{"petId":"7"}}`),
+		call(`"s-3"`, `{`+meta+`"name":"find_pets","arguments":{"status":["sold"],"tags":["a<b&c"],"filter":{"color":"red"},"trace":"t"}}`),
+		call("4", `{`+meta+`"name":"get_pet","arguments":{"petId":""}}`),   // invalid: isError
+		call("5", `{`+meta+`"name":"get_pet","arguments":[1]}`),            // not an object
+		call("6", `{`+meta+`"name":"no_such_tool","arguments":{}}`),        // JSON-RPC error, from the SDK
+		call("7", `{`+meta+`"name":"fetch","arguments":{"which":"list"}}`), // array result, wrapped
+		call("8", `{`+meta+`"name":"fetch","arguments":{"which":"empty"}}`),
+		call("9", `{`+meta+`"name":"fail","arguments":{"code":"404"}}`),
+		call("10", `{`+meta+`"name":"boom","arguments":{}}`), // a panic: a JSON-RPC error
+		call("11", `{`+meta+`"name":"get_pet"}`),             // no arguments
+		call("12", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":5},"name":"get_pet","arguments":{"petId":"7"}}`),
+		call("13", `{"_meta":{"progressToken":"p","traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"},"name":"get_pet","arguments":{"petId":"7"}}`),
+		call("14", `{`+meta+`"name":"get_pet","arguments":{"petId":"7"},"requestState":"x"}`),
+		call("15", ` {`+meta+`"name" : "get_pet", "arguments" : {"petId":"8"}} `),
+		call("16.0", `{`+meta+`"name":"get_pet","arguments":{"petId":"7"}}`),
+		// a slow call, then its cancellation: the cancelled result
+		scriptStep{line: `{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{` + meta + `"name":"fetch","arguments":{"which":"slow"}}}`},
+		scriptStep{busy: true},
+		scriptStep{line: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":17}}`, wait: true},
+		call("18", `{`+meta+`"name":"get_pet","arguments":{"petId":"9"}}`),
+		call("19", `{"_meta":{`+strings.TrimSuffix(strings.TrimPrefix(meta, `"_meta":{`), "},")+sep(meta)+`"traceparent":"00-`+testTraceID+`-b7ad6b7169203331-01"},"name":"get_pet","arguments":{"petId":"9"}}`),
+	)
+}
+
+// sep is the comma between the protocol members of meta and more.
+func sep(meta string) string {
+	if meta == "" {
+		return ""
+	}
+	return ","
+}
+
+// fastTestServer is testSpec's server with a tool that panics.
+func fastTestServer(t *testing.T, up string, fast bool) *Server {
+	t.Helper()
+	def := testSpec()
+	def.Tools = append(def.Tools, &Tool{Name: "boom", Description: "Panic.", InputSchema: `{"type":"object","additionalProperties":false}`,
+		Handler: func(context.Context, *Call) (any, error) { panic("boom") }},
+		&Tool{Name: "regional", Description: "A tool with a header parameter.",
+			InputSchema: `{"type":"object","additionalProperties":false,"properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`,
+			Op:          &Operation{Method: "GET", Path: "/regional", Params: []Param{{Name: "region", Arg: "region", In: InQuery, Style: "form", Explode: true}}}})
+	srv, err := NewServer(def, Options{Getenv: testEnv(up), Logger: discardLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.fastPathOff = !fast
+	return srv
+}
+
+// TestFastPathMatchesSDK replays the same script through the fast path
+// and through the SDK alone: every response must be the same, byte for
+// byte (random ids aside), and the fast path must have served the calls
+// it may serve.
+func TestFastPathMatchesSDK(t *testing.T) {
+	up := testUpstream(t).URL
+	for _, era := range []struct {
+		name   string
+		modern bool
+		served int64
+	}{{"2025-11-25", false, 13}, {"2026-07-28", true, 13}} {
+		t.Run(era.name, func(t *testing.T) {
+			sdk := runStdioScript(t, fastTestServer(t, up, false), fastScript(era.modern))
+			fast := fastTestServer(t, up, true)
+			got := runStdioScript(t, fast, fastScript(era.modern))
+			if len(got) != len(sdk) {
+				t.Fatalf("%d responses on the fast path, %d from the SDK:\nfast:\n%s\nsdk:\n%s", len(got), len(sdk), strings.Join(got, "\n"), strings.Join(sdk, "\n"))
+			}
+			for i := range sdk {
+				if got[i] != sdk[i] {
+					t.Errorf("response %d differs:\nfast: %s\nsdk:  %s", i, got[i], sdk[i])
+				}
+			}
+			if n := fast.fastCalls.Load(); n != era.served {
+				t.Errorf("fast path served %d calls, want %d", n, era.served)
+			}
+		})
+	}
+}
+
+// TestFastPathOffWhenExposed: after MCPServer, SDK middleware may exist,
+// so every call goes through the SDK.
+func TestFastPathOffWhenExposed(t *testing.T) {
+	srv := fastTestServer(t, testUpstream(t).URL, true)
+	srv.MCPServer()
+	runStdioScript(t, srv, fastScript(false))
+	if n := srv.fastCalls.Load(); n != 0 {
+		t.Errorf("fast path served %d calls after MCPServer", n)
+	}
+}
+
+// TestFastPathAnswersBeforeEOF: calls written just before end of input
+// are answered, as `printf ... | server` needs, also when they take
+// longer than the grace end of input gives.
+func TestFastPathAnswersBeforeEOF(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(150 * time.Millisecond)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":1}`)
+	}))
+	defer up.Close()
+	srv := fastTestServer(t, up.URL, true)
+	steps := []scriptStep{{line: legacyInit, wait: true}, {line: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_pet","arguments":{"petId":"1"}}}`, wait: true}}
+	for i := 2; i < 12; i++ {
+		steps = append(steps, scriptStep{line: `{"jsonrpc":"2.0","id":` + strconv.Itoa(i*10) + `,"method":"tools/call","params":{"name":"get_pet","arguments":{"petId":"1"}}}`})
+	}
+	got := runStdioScript(t, srv, steps)
+	if len(got) != 12 {
+		t.Fatalf("%d responses, want 12:\n%s", len(got), strings.Join(got, "\n"))
+	}
+	if srv.fastCalls.Load() == 0 {
+		t.Error("the fast path served nothing")
+	}
+}
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// TestParseFastCall checks the scanner against encoding/json on lines
+// that differ in layout, escapes and member order, and that it leaves
+// what it must to the SDK.
+func TestParseFastCall(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		ok   bool
+		args string
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"x":"}\"{","y":[1,{"z":null}],"n":-1.5e3}}}`, true, `{"x":"}\"{","y":[1,{"z":null}],"n":-1.5e3}`},
+		{" \t{ \"params\" : { \"arguments\" : [ ] , \"name\" : \"a\" } , \"method\" : \"tools/call\" , \"id\" : \"x y\" , \"jsonrpc\" : \"2.0\" }\r\n", true, `[ ]`},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":true}}`, true, `true`},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":12}}`, true, `12`},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`, true, ``},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"k":{"a":[1]}},"arguments":{}}}`, true, `{}`},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}`, false, ``}, // duplicate
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"\u0061"}}`, false, ``},       // escaped name
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"na\u006de":"a"}}`, false, ``},       // escaped key
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","task":{}}}`, false, ``},  // unknown member
+		{`{"jsonrpc":"2.0","id":1,"Method":"tools/call","params":{"name":"a"}}`, false, ``},            // case
+		{`{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"a"}}`, false, ``},          // id
+		{`{"jsonrpc":"2.0","id":01,"method":"tools/call","params":{"name":"a"}}`, false, ``},           // invalid JSON
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":1}}}`, false, ``},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}} {}`, false, ``}, // two values
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}`, false, ``},     // cut
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[]}`, false, ``},
+		{`{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"a"}}`, false, ``},
+		{`{"jsonrpc":"2.0","id":12345678901234567,"method":"tools/call","params":{"name":"a"}}`, false, ``}, // float64 loses it
+		{`{"jsonrpc":"2.0","id":-0,"method":"tools/call","params":{"name":"a"}}`, false, ``},
+		// an escaped protocol key would hide from the _meta key
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"io.modelcontextprotocol/protocol\u0056ersion":"2026-07-28"}}}`, false, ``},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progress\u0054oken":1}}}`, false, ``},
+	} {
+		c, ok := parseFastCall([]byte(tc.line))
+		if ok != tc.ok {
+			t.Errorf("%s: ok %v, want %v", tc.line, ok, tc.ok)
+			continue
+		}
+		if ok && (c.name != "a" || string(c.args) != tc.args) {
+			t.Errorf("%s: name %q args %q, want a, %q", tc.line, c.name, c.args, tc.args)
+		}
+	}
+}
+
+// FuzzParseFastCall: whatever the scanner accepts, encoding/json reads
+// the same name, arguments and id from.
+func FuzzParseFastCall(f *testing.F) {
+	f.Add(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"x":"}\"{"}}}`)
+	f.Add(`{"jsonrpc":"2.0","id":"q","method":"tools/call","params":{"_meta":{"a":1},"name":"a","arguments":[]}}`)
+	f.Fuzz(func(t *testing.T, line string) {
+		c, ok := parseFastCall([]byte(line))
+		if !ok {
+			return
+		}
+		var want struct {
+			ID     any `json:"id"`
+			Params struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal([]byte(line), &want); err != nil {
+			t.Fatalf("accepted %q, which encoding/json refuses: %v", line, err)
+		}
+		id, _ := jsonrpc.MakeID(want.ID)
+		if c.name != want.Params.Name || string(c.args) != string(want.Params.Arguments) || c.id != id {
+			t.Fatalf("%q: got %q %q %v, encoding/json %q %q %v", line, c.name, c.args, c.id, want.Params.Name, want.Params.Arguments, id)
+		}
+	})
+}
+
+// TestFastPathPipelined sends many calls without waiting, as concurrent
+// clients do: each response must answer its own request's arguments
+// (the reader's buffer is reused while earlier calls still run).
+func TestFastPathPipelined(t *testing.T) {
+	srv := fastTestServer(t, testUpstream(t).URL, true)
+	steps := []scriptStep{{line: legacyInit, wait: true},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_pet","arguments":{"petId":"p1"}}}`, wait: true}}
+	const n = 300
+	for i := 2; i <= n; i++ {
+		steps = append(steps, scriptStep{line: `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"get_pet","arguments":{"petId":"p` + strconv.Itoa(i) + `"}}}`})
+	}
+	got := runStdioScript(t, srv, steps)
+	if len(got) != n+1 {
+		t.Fatalf("%d responses, want %d", len(got), n+1)
+	}
+	for _, l := range got[1:] {
+		var r struct {
+			ID     int `json:"id"`
+			Result struct {
+				Structured struct {
+					Path string `json:"path"`
+				} `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.Result.Structured.Path != "/pets/p"+strconv.Itoa(r.ID) {
+			t.Fatalf("response %q does not answer its request (err %v)", clipText(l), err)
+		}
+	}
+	if srv.fastCalls.Load() < n-1 {
+		t.Errorf("fast path served %d of %d calls", srv.fastCalls.Load(), n-1)
+	}
+}
+
+// TestServeIOInProcess: an in-process go-sdk client over ServeIO gets
+// the fast path, without the stdio caller identity.
+func TestServeIOInProcess(t *testing.T) {
+	srv := fastTestServer(t, testUpstream(t).URL, true)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go srv.ServeIO(ctx, inR, outW)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for range 3 {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_pet", Arguments: map[string]any{"petId": "1"}})
+		if err != nil || res.IsError {
+			t.Fatalf("call: %v %s", err, resultText(res))
+		}
+	}
+	if srv.fastCalls.Load() == 0 {
+		t.Error("no call took the fast path")
+	}
+	if srv.stdio.Load() {
+		t.Error("ServeIO set the stdio caller identity")
+	}
+}
