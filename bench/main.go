@@ -3,7 +3,8 @@
 // against a direct net/http call to the same loopback backend, in one run:
 //
 //	direct  net/http GET /store/inventory on a shared client
-//	inmem   go-sdk client -> in-process server over in-memory transports
+//	inmem   go-sdk client -> in-process server over the SDK's in-memory transports (MCPServer().Connect)
+//	inmemio go-sdk client -> in-process server over in-memory pipes (Server.ServeIO, fast path)
 //	stdio   go-sdk client -> server binary over stdio
 //	rawstdio minimal pipelining JSON-RPC client -> server binary over stdio
 //	http    go-sdk client -> server binary over Streamable HTTP
@@ -31,6 +32,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,8 +46,11 @@ var (
 	calls      = flag.Int("n", 2000, "measured calls per mode")
 	warm       = flag.Int("warmup", 300, "warm-up calls per mode")
 	conc       = flag.Int("c", 8, "concurrent callers")
-	modes      = flag.String("modes", "direct,inmem,stdio,rawstdio,http", "modes to run, in order")
-	cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the inmem mode (client and server) here")
+	modes      = flag.String("modes", "direct,inmem,inmemio,stdio,rawstdio,http", "modes to run, in order")
+	cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the in-memory modes (client and server) here")
+	toolName   = flag.String("tool", "petstore_count_stock", "tool to call (e.g. get_pet_by_id of a default-mapped petstore)")
+	toolArgs   = flag.String("args", "{}", "the tool's arguments, a JSON object")
+	directPath = flag.String("direct", "/store/inventory", "the backend path the direct mode GETs (the tool's operation)")
 )
 
 type result struct {
@@ -55,6 +60,9 @@ type result struct {
 	p50, p99         time.Duration
 	errors           int64
 	rssIdle, rssPeak int64 // KiB of the server process; 0: n/a
+	// CPU time per measured call of the bench process (client, and the
+	// in-process server in memory), the server process and the backend.
+	clientCPU, serverCPU, backendCPU time.Duration
 }
 
 func main() {
@@ -73,6 +81,8 @@ func main() {
 			r = runDirect(base)
 		case "inmem":
 			r = runInMem(base)
+		case "inmemio":
+			r = runInMemIO(base)
 		case "stdio":
 			r = runStdio(base)
 		case "rawstdio":
@@ -93,6 +103,7 @@ func startBackend() (*exec.Cmd, string) {
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = io.Discard
 	must(cmd.Start())
+	backendPID = cmd.Process.Pid
 	line, _ := bufio.NewReader(out).ReadString('\n')
 	m := regexp.MustCompile(`(http://\S+)`).FindString(line)
 	if m == "" {
@@ -104,6 +115,12 @@ func startBackend() (*exec.Cmd, string) {
 
 // measure runs warm-up then n calls over c workers.
 func measure(mode, client string, call func() error) result {
+	return measureProc(mode, client, 0, call)
+}
+
+// measureProc is measure, also taking the CPU time of the server process
+// serverPID (0: none) and of the backend over the measured calls.
+func measureProc(mode, client string, serverPID int, call func() error) result {
 	run := func(n int) ([]time.Duration, time.Duration, int64) {
 		lat := make([]time.Duration, n)
 		var next, errs atomic.Int64
@@ -132,15 +149,58 @@ func measure(mode, client string, call func() error) result {
 		return lat, time.Since(start), errs.Load()
 	}
 	run(*warm)
+	c0, s0, b0 := selfCPU(), procCPU(serverPID), procCPU(backendPID)
 	lat, elapsed, errs := run(*calls)
+	c1, s1, b1 := selfCPU(), procCPU(serverPID), procCPU(backendPID)
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return result{mode: mode, client: client, n: *calls, elapsed: elapsed, p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], errors: errs}
+	per := func(d time.Duration) time.Duration { return d / time.Duration(*calls) }
+	r := result{mode: mode, client: client, n: *calls, elapsed: elapsed, p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], errors: errs,
+		clientCPU: per(c1 - c0), backendCPU: per(b1 - b0)}
+	if serverPID != 0 {
+		r.serverCPU = per(s1 - s0)
+	}
+	return r
+}
+
+// backendPID is the backend process, for its CPU time.
+var backendPID int
+
+// selfCPU is the user+system CPU time of this process so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// procCPU is the user+system CPU time of process pid so far, from
+// /proc/PID/stat (clock ticks of 10 ms: per-call figures are averages
+// over thousands of calls); 0 when pid is 0 or unreadable.
+func procCPU(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// fields after the parenthesised command name: state is field 3,
+	// utime 14 and stime 15
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b)[i+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
 func runDirect(base string) result {
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 10 * time.Second}
 	return measure("direct HTTP", "net/http", func() error {
-		resp, err := hc.Get(base + "/store/inventory")
+		resp, err := hc.Get(base + *directPath)
 		if err != nil {
 			return err
 		}
@@ -153,13 +213,20 @@ func runDirect(base string) result {
 	})
 }
 
-var callParams = &mcp.CallToolParams{Name: "petstore_count_stock", Arguments: map[string]any{}}
-
 func sdkCall(cs *mcp.ClientSession) func() error {
+	var args map[string]any
+	must(json.Unmarshal([]byte(*toolArgs), &args))
+	callParams := &mcp.CallToolParams{Name: *toolName, Arguments: args}
 	return func() error {
 		res, err := cs.CallTool(context.Background(), callParams)
 		if err == nil && res.IsError {
-			err = fmt.Errorf("isError: %v", res.Content)
+			var text string
+			for _, c := range res.Content {
+				if t, ok := c.(*mcp.TextContent); ok {
+					text += t.Text
+				}
+			}
+			err = fmt.Errorf("isError: %s", text)
 		}
 		return err
 	}
@@ -185,7 +252,34 @@ func runInMem(base string) result {
 		must(pprof.StartCPUProfile(f))
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
-	return measure("in memory", "go-sdk (same process)", sdkCall(cs))
+	return measure("in memory", "go-sdk, SDK transports (same process)", sdkCall(cs))
+}
+
+// runInMemIO is runInMem with the server behind Server.ServeIO over
+// in-process pipes: the same newline-delimited JSON as the SDK's
+// in-memory transports, with the runtime's fast path.
+func runInMemIO(base string) result {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400) // what the generated main does
+		defer debug.SetGCPercent(100)
+	}
+	srv, err := petstore.New(petstore.Options{BaseURL: base})
+	must(err)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go srv.ServeIO(ctx, inR, outW)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	must(err)
+	defer cs.Close()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile + ".io")
+		must(err)
+		must(pprof.StartCPUProfile(f))
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
+	return measure("in memory", "go-sdk, Server.ServeIO (same process)", sdkCall(cs))
 }
 
 func startServer(args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, *bufio.Reader) {
@@ -205,7 +299,7 @@ func runStdio(base string) result {
 	defer cs.Close()
 	must(sdkCall(cs)())
 	idle := rss(cmd.Process.Pid, "VmRSS")
-	r := measure("stdio", "go-sdk", sdkCall(cs))
+	r := measureProc("stdio", "go-sdk", cmd.Process.Pid, sdkCall(cs))
 	r.rssIdle, r.rssPeak = idle, rss(cmd.Process.Pid, "VmHWM")
 	return r
 }
@@ -278,7 +372,7 @@ func runRawStdio(base string) result {
 	_, err = send("notifications/initialized", `{}`, false)
 	must(err)
 	call := func() error {
-		res, err := send("tools/call", `{"name":"petstore_count_stock","arguments":{}}`, true)
+		res, err := send("tools/call", `{"name":"`+*toolName+`","arguments":`+*toolArgs+`}`, true)
 		if err == nil && strings.Contains(string(res), `"isError":true`) {
 			err = fmt.Errorf("isError: %s", res)
 		}
@@ -286,7 +380,7 @@ func runRawStdio(base string) result {
 	}
 	must(call())
 	idle := rss(cmd.Process.Pid, "VmRSS")
-	r := measure("stdio", "raw JSON-RPC (pipelining)", call)
+	r := measureProc("stdio", "raw JSON-RPC (pipelining)", cmd.Process.Pid, call)
 	r.rssIdle, r.rssPeak = idle, rss(cmd.Process.Pid, "VmHWM")
 	return r
 }
@@ -310,7 +404,7 @@ func runHTTP(base string) result {
 	defer cs.Close()
 	must(sdkCall(cs)())
 	idle := rss(cmd.Process.Pid, "VmRSS")
-	r := measure("Streamable HTTP", "go-sdk", sdkCall(cs))
+	r := measureProc("Streamable HTTP", "go-sdk", cmd.Process.Pid, sdkCall(cs))
 	r.rssIdle, r.rssPeak = idle, rss(cmd.Process.Pid, "VmHWM")
 	return r
 }
@@ -338,17 +432,25 @@ func printTable(rs []result) {
 		}
 	}
 	fmt.Printf("concurrency %d, %d calls per mode after %d warm-up, GOMAXPROCS=%s\n\n", *conc, *calls, *warm, orStr(os.Getenv("GOMAXPROCS"), "default"))
-	fmt.Println("| mode | client | calls/s | x below direct | p50 | p99 | server RSS idle | server RSS peak | errors |")
-	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| mode | client | calls/s | x below direct | p50 | p99 | CPU µs/call client | server | backend | server RSS idle | server RSS peak | errors |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rs {
 		cps := float64(r.n) / r.elapsed.Seconds()
 		ratio := "1.0"
 		if direct > 0 && r.mode != "direct HTTP" {
 			ratio = fmt.Sprintf("%.1f", direct/cps)
 		}
-		fmt.Printf("| %s | %s | %.0f | %s | %s | %s | %s | %s | %d |\n", r.mode, r.client, cps, ratio,
-			r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), mib(r.rssIdle), mib(r.rssPeak), r.errors)
+		fmt.Printf("| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", r.mode, r.client, cps, ratio,
+			r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), us(r.clientCPU), us(r.serverCPU), us(r.backendCPU), mib(r.rssIdle), mib(r.rssPeak), r.errors)
 	}
+}
+
+// us prints a CPU time per call in µs, "n/a" for none.
+func us(d time.Duration) string {
+	if d <= 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.0f", float64(d)/float64(time.Microsecond))
 }
 
 func mib(kib int64) string {

@@ -12,8 +12,14 @@
 #   --fuzz-only   only the fuzzing table
 # Installs what it needs, idempotently: Node 22 into .cache/node
 # (scripts/lib-node.sh), the peer and its servers' dependencies into
-# .cache/peer. Scratch files go to .cache/bench (wiped at start), the
-# output also to .cache/bench-results.md.
+# .cache/peer, and builds the Go peer jedisct1/openapi-mcp into
+# .cache/jedisct1 from a git copy of it (env OA2MCP_JEDISCT1_SRC: a bare
+# git dir or a checkout; default /work/.mirror/jedisct1+openapi-mcp/repo,
+# never committed); without it the side-by-side table says it is missing.
+# Scratch files go to .cache/bench (wiped at start), the output also to
+# .cache/bench-results.md.
+#   Only the side-by-side per-call table and cold start:
+#     scripts/bench.sh --no-fuzz --no-percall -- -steps peers,coldstart
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -29,7 +35,7 @@ while [ $# -gt 0 ]; do
     --fuzztime) fuzztime="$2"; shift ;;
     --fuzztime=*) fuzztime="${1#*=}" ;;
     --) shift; suite_args=("$@"); break ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -78,13 +84,47 @@ if [ ! -x "$PEER_DIR/deps/node_modules/typescript/bin/tsc" ] || [ ! -d "$PEER_DI
   (cd "$PEER_DIR/deps" && peer_npm)
 fi
 
+# --- jedisct1/openapi-mcp (Go, reads the spec at run time) ----------------
+# Built from a git copy into .cache/jedisct1 (git-ignored), once per commit;
+# its modules come from the Go module proxy. A failure is reported and
+# the rest is measured.
+JEDISCT1_SRC="${OA2MCP_JEDISCT1_SRC:-/work/.mirror/jedisct1+openapi-mcp/repo}"
+JEDISCT1_DIR="$ROOT/.cache/jedisct1"
+JEDISCT1_BIN="$JEDISCT1_DIR/openapi-mcp"
+build_jedisct1() {
+  local commit src="$JEDISCT1_DIR/src"
+  if [ -f "$JEDISCT1_SRC/HEAD" ] && [ -d "$JEDISCT1_SRC/objects" ]; then
+    commit=$(git --git-dir="$JEDISCT1_SRC" rev-parse HEAD) || return 1
+    if [ -x "$JEDISCT1_BIN" ] && [ "$(cat "$JEDISCT1_DIR/commit" 2>/dev/null)" = "$commit" ]; then return 0; fi
+    rm -rf "$src" && mkdir -p "$src"
+    git --git-dir="$JEDISCT1_SRC" archive HEAD | tar -x -C "$src" || return 1
+  elif [ -f "$JEDISCT1_SRC/go.mod" ]; then
+    commit=checkout
+    rm -rf "$src" && mkdir -p "$src" && cp -R "$JEDISCT1_SRC/." "$src/" || return 1
+  else
+    log "jedisct1/openapi-mcp: no git copy at $JEDISCT1_SRC (set OA2MCP_JEDISCT1_SRC); the suite measures the rest"
+    return 1
+  fi
+  log "building jedisct1/openapi-mcp ($commit) into .cache/jedisct1"
+  (cd "$src" && GOWORK=off GOFLAGS=-mod=mod go build -o "$JEDISCT1_BIN" ./cmd/openapi-mcp) >&2 || {
+    log "jedisct1/openapi-mcp: go build failed (its modules must come from the Go module proxy; see above)"
+    rm -f "$JEDISCT1_BIN"
+    return 1
+  }
+  echo "$commit" >"$JEDISCT1_DIR/commit"
+}
+build_jedisct1 || true
+
 # --- binaries ---------------------------------------------------------------
 mkdir -p "$BIN"
 log "building oa2mcp and the suite"
 go build -o "$BIN/oa2mcp" ./cmd/oa2mcp
 go build -o "$BIN/suite" ./bench/suite
+go build -o "$BIN/petstore-backend" ./examples/petstore/cmd/petstore-backend
+go build -o "$BIN/kinload" ./bench/kinload
 
-suite_flags=(-root "$ROOT" -work "$WORK" -oa2mcp "$BIN/oa2mcp" -peer "$PEER_DIR" -node "$NODE" -json "$ROOT/.cache/bench-results.json")
+suite_flags=(-root "$ROOT" -work "$WORK" -oa2mcp "$BIN/oa2mcp" -peer "$PEER_DIR" -node "$NODE" -json "$ROOT/.cache/bench-results.json"
+  -backend "$BIN/petstore-backend" -jedisct1 "$JEDISCT1_BIN" -kinload "$BIN/kinload")
 [ $quick = 1 ] && suite_flags+=(-quick -runs 3)
 
 start=$(date +%s)

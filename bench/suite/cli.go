@@ -21,19 +21,6 @@ type cliResult struct {
 	Ours, Peer cliRun
 }
 
-// newModule writes a go.mod (this repository's requirements under another
-// module path) and go.sum into dir, so generated code builds offline.
-func newModule(dir, module string) {
-	check(os.MkdirAll(dir, 0o755))
-	gomod, err := os.ReadFile(filepath.Join(*rootDir, "go.mod"))
-	check(err)
-	gomod = []byte(strings.Replace(string(gomod), "module github.com/oa2mcp/oa2mcp", "module "+module, 1))
-	check(os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644))
-	sum, err := os.ReadFile(filepath.Join(*rootDir, "go.sum"))
-	check(err)
-	check(os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
-}
-
 func peerBin() string {
 	return filepath.Join(*peerDir, "node_modules", "openapi-mcp-generator", "bin", "openapi-mcp-generator.js")
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -297,10 +298,13 @@ func measureLists(ctx context.Context, specs, examples []spec) map[string]*listP
 		changes, err := write.Plan(dir, res.Files)
 		check(err)
 		check(write.Apply(dir, changes))
+		if !s.Corpus {
+			copyHandWritten(filepath.Dir(s.Path), dir, s.Name)
+		}
 		built[s.Name] = true
 	}
 	start := time.Now()
-	b := run(ctx, 20*time.Minute, mod, nil, "go", "build", "-o", filepath.Join(mod, "bin")+"/", "./...")
+	b := run(ctx, 20*time.Minute, mod, goEnv(), "go", "build", "-o", filepath.Join(mod, "bin")+"/", "./...")
 	fmt.Fprintf(os.Stderr, "  go build of %d servers: %v\n", len(built), time.Since(start).Round(time.Second))
 	if !b.ok() {
 		fmt.Fprintf(os.Stderr, "go build failed:\n%s\n", truncate(b.Stderr, 4000))
@@ -331,6 +335,25 @@ func measureLists(ctx context.Context, specs, examples []spec) map[string]*listP
 			p.Peer.Tools, p.Peer.Bytes, p.Peer.Err)
 	}
 	return out
+}
+
+// copyHandWritten copies an example's hand-written Go files (such as
+// aftersales' extend.go, which its override file names) beside its
+// generated code, renamed into package pkg: without them the example does
+// not build.
+func copyHandWritten(from, to, pkg string) {
+	names, err := filepath.Glob(filepath.Join(from, "*.go"))
+	check(err)
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		check(err)
+		src := string(b)
+		if strings.HasSuffix(n, "_test.go") || strings.Contains(src, "Code generated") || !strings.Contains(src, "\nfunc ") {
+			continue
+		}
+		src = regexp.MustCompile(`(?m)^package \w+`).ReplaceAllString(src, "package "+pkg)
+		check(os.WriteFile(filepath.Join(to, filepath.Base(n)), []byte(src), 0o644))
+	}
 }
 
 // peerCommand starts a generated peer server over stdio: the compiled

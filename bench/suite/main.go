@@ -15,12 +15,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"time"
 
+	"github.com/oa2mcp/oa2mcp/internal/cli"
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
 )
 
@@ -39,6 +41,16 @@ var (
 	profileSpec      = flag.String("cpuprofile-spec", "", "only profile in-process generation of this corpus entry (3 runs) into -cpuprofile, then exit")
 	cpuProfile       = flag.String("cpuprofile", "generate.pprof", "CPU profile file for -cpuprofile-spec")
 	peerBuildTimeout = flag.Duration("peer-build-timeout", 6*time.Minute, "bound on one peer npm run build")
+	steps            = flag.String("steps", "gen,wholegen,cli,list,s2s,check,faults,peers,coldstart", "steps to run, comma-separated (tables print in this order)")
+	backendBin       = flag.String("backend", "", "built examples/petstore/cmd/petstore-backend, for the side-by-side per-call table")
+	jedisct1Bin      = flag.String("jedisct1", ".cache/jedisct1/openapi-mcp", "built jedisct1/openapi-mcp (scripts/bench.sh builds it); missing: the table says so")
+	kinloadBin       = flag.String("kinload", ".cache/bench-bin/kinload", "built bench/kinload, the whole-process kin-openapi baseline")
+	peerCalls        = flag.Int("peer-calls", 2000, "measured calls per server and round in the side-by-side table")
+	peerWarmup       = flag.Int("peer-warmup", 300, "warm-up calls per server and round")
+	peerConc         = flag.Int("peer-conc", 8, "concurrent callers in the side-by-side table")
+	peerRounds       = flag.Int("peer-rounds", 3, "rounds of the side-by-side table")
+	profileCLI       = flag.String("cpuprofile-cli", "", "only profile a whole `oa2mcp generate` of this corpus entry, in process (CPU into -cpuprofile, heap into -cpuprofile.heap), then exit")
+	coldBins         = flag.String("coldstart-bins", "", "only time start to the last tools/list page of these built servers (comma-separated), then exit")
 )
 
 // spec is one measured input: a corpus entry or an example with its
@@ -59,10 +71,13 @@ func main() {
 	root, err := filepath.Abs(*rootDir)
 	check(err)
 	*rootDir = root
-	for _, p := range []*string{workDir, peerDir, oa2mcpBin} {
+	for _, p := range []*string{workDir, peerDir, oa2mcpBin, jedisct1Bin, kinloadBin} {
 		if !filepath.IsAbs(*p) {
 			*p = filepath.Join(root, *p)
 		}
+	}
+	if strings.Contains(*nodeBin, "/") && !filepath.IsAbs(*nodeBin) {
+		*nodeBin = filepath.Join(root, *nodeBin)
 	}
 	if *corpusDir == "" {
 		*corpusDir = os.Getenv("OA2MCP_CORPUS")
@@ -71,6 +86,7 @@ func main() {
 		*corpusDir = filepath.Join(root, "..", "shared", "corpus")
 	}
 	if *quick {
+		*peerCalls = min(*peerCalls, 1000)
 		if *runs > 3 {
 			*runs = 3
 		}
@@ -80,6 +96,14 @@ func main() {
 	}
 	if *profileSpec != "" {
 		profileGeneration(*profileSpec)
+		return
+	}
+	if *profileCLI != "" {
+		profileGenerateCLI(*profileCLI)
+		return
+	}
+	if *coldBins != "" {
+		timeColdStarts(strings.Split(*coldBins, ","))
 		return
 	}
 	check(os.RemoveAll(*workDir))
@@ -93,31 +117,59 @@ func main() {
 
 	fmt.Printf("# oa2mcp benchmark suite\n\n%s, %s, runs=%d, quick=%v, %s\n\n", res.Started, goVersion(), *runs, *quick, machine())
 
-	step("generation time vs kin-openapi")
-	res.Gen = measureGeneration(ctx, specs)
-	printGenTable(res.Gen)
+	want := map[string]bool{}
+	for _, st := range strings.Split(*steps, ",") {
+		want[strings.TrimSpace(st)] = true
+	}
+	if want["gen"] {
+		step("generation time vs kin-openapi")
+		res.Gen = measureGeneration(ctx, specs)
+		printGenTable(res.Gen)
+	}
+	if want["wholegen"] {
+		step("generation as a whole process vs kin-openapi alone")
+		res.WholeGen = measureWholeGen(ctx, specs)
+		printWholeGenTable(res.WholeGen)
+	}
+	if want["cli"] {
+		step("oa2mcp and peer CLI generation (time, peak RSS)")
+		res.CLI = measureCLI(ctx, specs)
+		printCLITable(res.CLI)
+	}
+	if want["list"] {
+		step("tools/list of every generated server (oa2mcp built, peer type-stripped)")
+		res.Lists = measureLists(ctx, specs, examples)
+		printListTables(res.Lists, specs, examples)
+	}
+	if want["s2s"] {
+		step("spec to runnable server")
+		res.Servers = measureSpecToServer(ctx, specs)
+		printServerTable(res.Servers)
+	}
+	if want["check"] {
+		step("--check")
+		res.Checks = measureCheck(ctx)
+		printCheckTable(res.Checks)
+	}
+	if want["faults"] && want["list"] { // uses the servers the list step built
+		step("faulty upstream")
+		res.Faults = measureFaults(ctx, specs)
+		printFaultTable(res.Faults)
+	}
+	if want["peers"] {
+		step("per call, side by side: oa2mcp, jedisct1/openapi-mcp, openapi-mcp-generator")
+		res.Peers = measurePeers(ctx)
+		printPeersTable(res.Peers)
+	}
+	if want["coldstart"] {
+		step("cold start: process start to the last tools/list page")
+		res.ColdStart = measureColdStart(ctx)
+		printColdStartTable(res.ColdStart)
+	}
 
-	step("oa2mcp and peer CLI generation (time, peak RSS)")
-	res.CLI = measureCLI(ctx, specs)
-	printCLITable(res.CLI)
-
-	step("tools/list of every generated server (oa2mcp built, peer type-stripped)")
-	res.Lists = measureLists(ctx, specs, examples)
-	printListTables(res.Lists, specs, examples)
-
-	step("spec to runnable server")
-	res.Servers = measureSpecToServer(ctx, specs)
-	printServerTable(res.Servers)
-
-	step("--check")
-	res.Checks = measureCheck(ctx)
-	printCheckTable(res.Checks)
-
-	step("faulty upstream")
-	res.Faults = measureFaults(ctx, specs)
-	printFaultTable(res.Faults)
-
-	printGoals(res, specs)
+	if want["gen"] && want["list"] && want["s2s"] {
+		printGoals(res, specs)
+	}
 	res.Seconds = time.Since(t0).Seconds()
 	fmt.Printf("\nSuite time: %.0f s\n", res.Seconds)
 	if *jsonOut != "" {
@@ -128,16 +180,19 @@ func main() {
 }
 
 type results struct {
-	Started string
-	Quick   bool
-	Runs    int
-	Seconds float64
-	Gen     []genResult
-	CLI     map[string]*cliResult
-	Lists   map[string]*listPair
-	Servers []serverResult
-	Checks  []checkResult
-	Faults  []faultResult
+	Started   string
+	Quick     bool
+	Runs      int
+	Seconds   float64
+	Gen       []genResult
+	CLI       map[string]*cliResult
+	Lists     map[string]*listPair
+	Servers   []serverResult
+	Checks    []checkResult
+	Faults    []faultResult
+	WholeGen  []wholeGenResult
+	Peers     *peersResult
+	ColdStart []coldResult
 }
 
 func corpusSpecs() []spec {
@@ -199,10 +254,42 @@ func profileGeneration(name string) {
 		for i := 0; i < 3; i++ {
 			_, _, gt, err := generate(context.Background(), s)
 			check(err)
-			fmt.Printf("%s: load %v build %v emit %v\n", s.Display, gt.Load, gt.Build, gt.Emit)
+			fmt.Printf("%s: load %v mapping %v cases %v emit %v\n", s.Display, gt.Load, gt.Build, gt.Cases, gt.Emit)
 		}
 		pprof.StopCPUProfile()
 		check(f.Close())
+		return
+	}
+	fatalf("no corpus entry %q", name)
+}
+
+// profileGenerateCLI profiles one whole `oa2mcp generate` (load, mapping,
+// call cases and their proof, emit, lint, write) of a corpus entry into a
+// fresh folder outside any module, as the CLI runs it, e.g.
+//
+//	suite -oa2mcp x -cpuprofile-cli kubernetes -cpuprofile /tmp/gen.pprof
+//	go tool pprof -top /tmp/gen.pprof
+func profileGenerateCLI(name string) {
+	for _, s := range corpusSpecs() {
+		if s.Name != name {
+			continue
+		}
+		tmp, err := os.MkdirTemp("", "oa2mcp-prof-")
+		check(err)
+		defer os.RemoveAll(tmp)
+		f, err := os.Create(*cpuProfile)
+		check(err)
+		check(pprof.StartCPUProfile(f))
+		start := time.Now()
+		code := cli.Run([]string{"generate", "--spec", s.Path, "--out", filepath.Join(tmp, "x"), "--package", "x", "-v",
+			"--runtime-dir", filepath.Join(*rootDir, "runtime")}, nil, io.Discard, os.Stderr)
+		pprof.StopCPUProfile()
+		check(f.Close())
+		h, err := os.Create(*cpuProfile + ".heap")
+		check(err)
+		check(pprof.Lookup("allocs").WriteTo(h, 0))
+		check(h.Close())
+		fmt.Printf("%s: exit %d in %v\n", s.Display, code, time.Since(start).Round(time.Millisecond))
 		return
 	}
 	fatalf("no corpus entry %q", name)

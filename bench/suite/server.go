@@ -52,7 +52,7 @@ func oursToServer(ctx context.Context, s spec, tag string, env []string) serverS
 		r.Err = "generate: " + g.failure()
 		return r
 	}
-	b := run(ctx, 20*time.Minute, mod, env, "go", "build", "-o", filepath.Join(mod, "bin", s.Name), "./srv/cmd/"+s.Name)
+	b := run(ctx, 20*time.Minute, mod, goEnv(env...), "go", "build", "-o", filepath.Join(mod, "bin", s.Name), "./srv/cmd/"+s.Name)
 	r.Build = b.Wall
 	if !b.ok() {
 		r.Err = "go build: " + b.failure()
