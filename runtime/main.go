@@ -23,7 +23,7 @@ type mainConfig struct {
 	transport, addr, baseURL, logLevel, logFormat string
 	timeout                                       time.Duration
 	maxConcurrent                                 int
-	// State and access (issue 5); empty: the environment decides.
+	// State and access; empty: the environment decides.
 	handleStore, tokensFile, jwks, issuer, audience string
 	insecureNoAuth                                  bool
 }

@@ -50,7 +50,7 @@ type Server struct {
 	maxResponse int64
 	maxTimeout  time.Duration // the longest tool timeout, for draining
 
-	// State and access (issue 5).
+	// State and access.
 	now         func() time.Time
 	handles     *handleManager
 	signer      *stateSigner

@@ -13,7 +13,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
-// State and access settings of task tools (issue 5): handle inputs and
+// State and access settings of task tools: handle inputs and
 // outputs, inputs asked from the user, confirmations, x-mcp-header,
 // scopes, rate limits and idempotency keys. The override package checked
 // what needs no spec; this file checks the rest against the tools.
