@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -174,33 +175,38 @@ func (s *Server) bindAccess(bt *boundTool) error {
 		return fmt.Errorf("creates unknown handle type %q", ho.Type)
 	}
 	bt.rate = newRateLimiter(ts.RateLimit, s.now)
-	bt.identity = readsIdentity(ts)
+	bt.claims = ts.IdentityClaims()
 	return nil
 }
 
-func readsIdentity(ts *Tool) bool {
-	var walk func([]Binding) bool
-	walk = func(bs []Binding) bool {
+// IdentityClaims are the claims of the caller's identity the tool's
+// bindings read (${identity.NAME}), sorted: a call needs every one of
+// them, and test callers carry them.
+func (t *Tool) IdentityClaims() []string {
+	var claims []string
+	var walk func([]Binding)
+	walk = func(bs []Binding) {
 		for _, b := range bs {
-			if strings.Contains(b.Expr, "${identity.") || walk(b.Fields) {
-				return true
+			if e, err := ParseExpr(b.Expr); err == nil {
+				for _, r := range e.Refs {
+					if r.Root == "identity" && !slices.Contains(claims, r.Path[0]) {
+						claims = append(claims, r.Path[0])
+					}
+				}
 			}
-		}
-		return false
-	}
-	for _, st := range ts.Steps {
-		if walk(st.Args) {
-			return true
+			walk(b.Fields)
 		}
 	}
-	for _, a := range ts.Actions {
+	for _, st := range t.Steps {
+		walk(st.Args)
+	}
+	for _, a := range t.Actions {
 		for _, st := range a.Steps {
-			if walk(st.Args) {
-				return true
-			}
+			walk(st.Args)
 		}
 	}
-	return false
+	slices.Sort(claims)
+	return claims
 }
 
 // admit identifies the caller and applies the tool-level checks: an
@@ -212,15 +218,21 @@ func (s *Server) admit(ctx context.Context, bt *boundTool, ti *auth.TokenInfo) (
 		ctx = ContextWithCaller(ctx, claims)
 	}
 	sub := claims["sub"]
-	if bt.identity && sub == "" && !overHTTP(ctx) {
+	if len(bt.claims) > 0 && sub == "" && !overHTTP(ctx) {
 		// stdio has no tokens: the user who runs the server names
 		// themselves in its environment.
 		return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("%s acts for a signed-in user, and this local server was started without one. Tell the user to set %s_STDIO_CALLER=\"THEIR_USER_ID [SCOPE...]\" in the server's environment and restart it; do not retry unchanged.", bt.spec.Name, envPrefix(s.spec))}
 	}
-	if bt.identity && sub == "" {
+	if len(bt.claims) > 0 && sub == "" {
 		return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("%s acts for a signed-in user, and this call carries no verified identity. The user must connect with their own access token (bearer token) and try again.", bt.spec.Name)}
+	}
+	for _, c := range bt.claims {
+		if c != "sub" && sub != "" && claims[c] == "" {
+			return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
+				msg: fmt.Sprintf("%s needs the claim %q of the caller's identity, and the caller's token has none. Do not retry; tell the user their sign-in lacks %s.", bt.spec.Name, c, c)}
+		}
 	}
 	if len(bt.spec.Scopes) > 0 && claims == nil && overHTTP(ctx) && !s.insecureNoAuth {
 		return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,

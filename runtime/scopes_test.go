@@ -77,3 +77,29 @@ func TestIdentityToolWithoutCaller(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// TestIdentityClaimMissing: a tool that binds a claim besides sub refuses
+// a caller whose identity lacks it, before any upstream request, and
+// serves one that has it.
+func TestIdentityClaimMissing(t *testing.T) {
+	up := newSlowUpstream(t)
+	def := &ServerDef{Name: "lib", EnvPrefix: "LIB", Tools: []*Tool{{Name: "my_loans", InputSchema: `{"type":"object"}`,
+		Steps: []Step{{ID: "loans", Op: Operation{Method: "GET", Path: "/fast", Params: []Param{{Name: "X-Member", Arg: "m", In: InHeader, Style: "simple", Required: true}}},
+			Args: []Binding{{Arg: "m", Expr: "${identity.member_no}"}}}}}}}
+	if got := def.Tools[0].IdentityClaims(); len(got) != 1 || got[0] != "member_no" {
+		t.Fatalf("IdentityClaims = %v", got)
+	}
+	srv, err := NewServer(def, Options{BaseURL: up.URL, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	res, err := srv.CallTool(ContextWithCaller(context.Background(), map[string]string{"sub": "alice"}), "my_loans", map[string]any{})
+	if err != nil || !res.IsError || !strings.Contains(resultText(res), `needs the claim "member_no"`) {
+		t.Errorf("caller without member_no: %v %s", err, resultText(res))
+	}
+	res, err = srv.CallTool(ContextWithCaller(context.Background(), map[string]string{"sub": "alice", "member_no": "M-7"}), "my_loans", map[string]any{})
+	if err != nil || res.IsError {
+		t.Errorf("caller with member_no: %v %s", err, resultText(res))
+	}
+}

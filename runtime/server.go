@@ -103,8 +103,9 @@ type boundTool struct {
 	askSchemas map[string]*schemaNode
 	// rate is this tool's own per-caller limit; nil: the server's.
 	rate *rateLimiter
-	// identity: some binding reads ${identity...}.
-	identity bool
+	// claims are the identity claims the tool's bindings read; a call
+	// needs all of them.
+	claims []string
 	// middleware wraps the tool's calls, outermost first.
 	middleware []func(CallFunc) CallFunc
 }

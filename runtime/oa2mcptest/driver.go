@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -286,17 +285,15 @@ func tokens(def *runtime.ServerDef) map[string]runtime.Caller {
 	}
 }
 
-// identityRefRe finds ${identity.NAME} references in a definition.
-var identityRefRe = regexp.MustCompile(`\$\{identity\.([A-Za-z0-9_.:-]+)\}`)
-
 // identityClaims gives each test caller a distinct value of every claim
 // the definition's bindings read besides sub, as a JWT would carry them.
 func identityClaims(def *runtime.ServerDef) func(caller string) map[string]string {
-	raw, _ := json.Marshal(def)
 	var names []string
-	for _, m := range identityRefRe.FindAllStringSubmatch(string(raw), -1) {
-		if m[1] != "sub" && !slices.Contains(names, m[1]) {
-			names = append(names, m[1])
+	for _, t := range def.Tools {
+		for _, c := range t.IdentityClaims() {
+			if c != "sub" && !slices.Contains(names, c) {
+				names = append(names, c)
+			}
 		}
 	}
 	return func(caller string) map[string]string {
