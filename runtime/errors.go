@@ -11,11 +11,11 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -363,11 +363,12 @@ func (s *Server) lookupTools(bt *boundTool, inputs []string) []string {
 	return out
 }
 
-// idNoun is the thing an identifier input names: "appointment" for
-// appointment_id, appointmentId or appointment; "" for a bare id.
+// idNoun is the thing an identifier input names, as a search term:
+// "appointment" for appointment_id, appointmentId or appointment; "" for
+// a bare id.
 func idNoun(input string) string {
 	var words []string
-	for _, w := range strings.FieldsFunc(snakeWords(input), func(r rune) bool { return r == '_' }) {
+	for _, w := range SearchTerms(input) {
 		switch w {
 		case "id", "ids", "no", "number", "key", "uuid", "code", "ref":
 		default:
@@ -380,38 +381,16 @@ func idNoun(input string) string {
 	return words[len(words)-1]
 }
 
-// namesAny reports whether a tool name holds one of the nouns, singular
-// or plural, as a word.
+// namesAny reports whether a tool name holds one of the nouns, compared
+// as search terms (so plurals meet: appointments, appointment).
 func namesAny(tool string, nouns []string) bool {
-	words := "_" + strings.ToLower(tool) + "_"
+	terms := SearchTerms(tool)
 	for _, n := range nouns {
-		for _, form := range []string{n, n + "s", n + "es", strings.TrimSuffix(n, "y") + "ies"} {
-			if strings.Contains(words, "_"+form+"_") {
-				return true
-			}
+		if slices.Contains(terms, n) {
+			return true
 		}
 	}
 	return false
-}
-
-// snakeWords lower-cases a name and separates its words with "_"
-// (appointmentId, Appointment-ID and appointment_id alike).
-func snakeWords(name string) string {
-	var b strings.Builder
-	for i, r := range name {
-		switch {
-		case r == '-' || r == '.' || r == ' ':
-			b.WriteByte('_')
-		case unicode.IsUpper(r):
-			if i > 0 && !unicode.IsUpper(rune(name[i-1])) {
-				b.WriteByte('_')
-			}
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 func pluralIt(n int) string {

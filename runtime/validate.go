@@ -1148,13 +1148,10 @@ func typeList(types uint8) string {
 }
 
 func typeWithArticle(typeName string) string {
-	switch typeName {
-	case "integer", "array", "object":
-		return "an " + typeName
-	case "null":
+	if typeName == "null" {
 		return "null"
 	}
-	return "a " + typeName
+	return withArticle(typeName)
 }
 
 func describeValue(value any) string {

@@ -96,7 +96,7 @@ func describeSchema(s map[string]any) string {
 	if t == "" {
 		t = "value"
 	}
-	out := article(t) + " " + t
+	out := withArticle(t)
 	if p, ok := s["pattern"].(string); ok {
 		out += " matching " + p
 	}
@@ -114,13 +114,6 @@ func describeSchema(s map[string]any) string {
 		out += " of at most " + mustMarshal(hi)
 	}
 	return out
-}
-
-func article(word string) string {
-	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
-		return "an"
-	}
-	return "a"
 }
 
 // checkIdentityTarget reports binding a caller's claim, which is text,
