@@ -41,8 +41,8 @@ func Decode(path string, data []byte) (*File, diag.List) {
 	var f File
 	problems, refused := strictyaml.DecodeRefusing(path, data, &f)
 	f.refused = refused
-	if problems.HasErrors() && !strictyaml.Parses(data) {
-		return nil, problems
+	if refused == nil {
+		return nil, problems // the YAML does not parse
 	}
 	f.Path = path
 	f.pos = strictyaml.Positions(path, data)

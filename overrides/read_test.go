@@ -68,3 +68,17 @@ func TestParseExpr(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeBrokenYAML: a file that does not parse gives its syntax
+// problem alone (no follow-on "version 0") and no file; a file that
+// parses but has a refused value still gives the rest of the file.
+func TestDecodeBrokenYAML(t *testing.T) {
+	f, problems := Decode("ov.yaml", []byte("version: 1\ntools: [\n"))
+	if f != nil || len(problems) != 1 || !strings.Contains(problems.Error(), "ov.yaml:") {
+		t.Errorf("broken YAML: file %v, problems:\n%s", f != nil, problems.Error())
+	}
+	f, problems = Decode("ov.yaml", []byte("version: 1\ntools:\n  - name: a\n    operation: getA\n    output: {list: {limit: many}}\n"))
+	if f == nil || !problems.HasErrors() || len(f.Tools) != 1 || f.Tools[0].Operation != "getA" {
+		t.Errorf("refused value: file %+v, problems:\n%s", f, problems.Error())
+	}
+}

@@ -39,7 +39,8 @@ func Decode(file string, data []byte, v any) diag.List {
 
 // DecodeRefusing is Decode that also returns the key paths of the values
 // it refused, in the form Positions uses ("tools[0].output.list.limit"),
-// so checks of the rest can leave them alone.
+// so checks of the rest can leave them alone. refused is nil exactly when
+// nothing was read: the YAML does not parse. With no problem it is empty.
 func DecodeRefusing(file string, data []byte, v any) (diag.List, map[string]bool) {
 	var problems diag.List
 	f, err := parser.ParseBytes(data, 0)
@@ -64,7 +65,7 @@ func DecodeRefusing(file string, data []byte, v any) (diag.List, map[string]bool
 	if err := yaml.UnmarshalWithOptions(data, v); err != nil {
 		problems = append(problems, yamlProblem(file, err, "use a value of the documented type"))
 	}
-	return problems, nil
+	return problems, map[string]bool{}
 }
 
 // segsPath writes a place as Positions names it: keys joined with ".",
@@ -80,12 +81,6 @@ func segsPath(segs []any) string {
 		}
 	}
 	return path
-}
-
-// Parses reports whether data is well-formed YAML, whatever it holds.
-func Parses(data []byte) bool {
-	_, err := parser.ParseBytes(data, 0)
-	return err == nil
 }
 
 // decodeRest fills v with everything but the values at bad (the keys and
