@@ -83,7 +83,8 @@ func Build(doc *load.Document, opts Options) *Result {
 	d.buildCandidates()
 	d.choose(0)
 	text := d.render()
-	if srv, _ := generates(doc, text); srv != nil && srv.Discovery != nil {
+	srv, problems := generates(doc, text)
+	if srv != nil && srv.Discovery != nil {
 		// The long tail goes to discovery, whose three tools are listed
 		// too: choose again within what they leave of the size budget,
 		// unless they would take half of it.
@@ -94,8 +95,9 @@ func Build(doc *load.Document, opts Options) *Result {
 			d.noDiscovery = true
 		}
 		text = d.render()
+		srv, problems = generates(doc, text)
 	}
-	res := &Result{Text: text, Operations: len(doc.Operations)}
+	res := &Result{Text: text, Operations: len(doc.Operations), Server: srv, Problems: problems}
 	for _, c := range d.cands {
 		if c.active {
 			res.Tools++
@@ -103,7 +105,6 @@ func Build(doc *load.Document, opts Options) *Result {
 			res.Candidates++
 		}
 	}
-	res.Server, res.Problems = generates(doc, text)
 	return res
 }
 
