@@ -254,7 +254,7 @@ func queryWords(words []string) []queryWord {
 		if weakWords[w] {
 			t = w
 		}
-		out = append(out, queryWord{term: t, plural: singular(w) != w, weak: weakWords[w]})
+		out = append(out, queryWord{term: t, plural: Singular(w) != w, weak: weakWords[w]})
 	}
 	return out
 }

@@ -132,6 +132,18 @@ func stem(w string) string {
 	return w
 }
 
+// Singular is the singular of a lower-case English noun, by a few
+// suffix rules and the irregular words they would get wrong ("pods" and
+// "pod", "policies" and "policy", "indices" and "index"). The generator
+// names and describes resources with it, and discovery search folds
+// plurals with it, so both agree.
+func Singular(w string) string {
+	if s, ok := irregular[w]; ok {
+		return s
+	}
+	return singular(w)
+}
+
 // singular drops a plural ending.
 func singular(w string) string {
 	n := len(w)

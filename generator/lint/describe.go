@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // Phrases the description rules look for. They are heuristics tuned to
@@ -218,7 +219,7 @@ func resourceOf(path string) (res string) {
 			}
 			continue
 		}
-		return singular(strings.ToLower(s))
+		return runtime.Singular(strings.ToLower(s))
 	}
 	return res
 }
@@ -253,16 +254,4 @@ func isVersion(s string) bool {
 		}
 	}
 	return true
-}
-
-func singular(s string) string {
-	switch {
-	case strings.HasSuffix(s, "ies") && len(s) > 4:
-		return s[:len(s)-3] + "y"
-	case strings.HasSuffix(s, "sses"), strings.HasSuffix(s, "xes"):
-		return s[:len(s)-2]
-	case strings.HasSuffix(s, "s") && !strings.HasSuffix(s, "ss") && len(s) > 3:
-		return s[:len(s)-1]
-	}
-	return s
 }

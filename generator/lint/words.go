@@ -50,10 +50,6 @@ func IsActionSegment(seg string) bool { return isAction(seg) }
 // lower-case word deletes or cancels something (delete, cancel, revoke).
 func IsDestructiveVerb(word string) bool { return destructiveVerbs[word] }
 
-// Singular returns the singular of a lower-case English noun, by the
-// suffix rules the overlap rule uses ("categories" → "category").
-func Singular(noun string) string { return singular(noun) }
-
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(s) {

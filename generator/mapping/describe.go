@@ -232,22 +232,11 @@ func derivedPurpose(op *load.Operation) string {
 	return sentence(strings.ToLower(op.Method) + " " + resource + by)
 }
 
-// singular turns the last word of a resource name to the singular, for
-// the common English plurals: "products" → "product", "categories" →
-// "category", "addresses" → "address".
+// singular turns the last word of a resource name to the singular
+// ("pet categories" → "pet category"), by the runtime's rule.
 func singular(words string) string {
 	i := strings.LastIndexByte(words, ' ') + 1
-	w := words[i:]
-	switch {
-	case w == "series" || w == "species" || len(w) <= 3:
-	case strings.HasSuffix(w, "ies"):
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		w = w[:len(w)-1]
-	}
-	return words[:i] + w
+	return words[:i] + runtime.Singular(words[i:])
 }
 
 // resourceWords returns the last literal path segments as words and the

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/lint"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // maxActions splits very large tools: an action enum past this size is
@@ -109,7 +110,7 @@ func pathShape(method, path string) shape {
 		}
 	}
 	sh.singleton = !sh.item && sh.action == "" && !isPlural(last)
-	sh.noun = lint.Singular(snake(last))
+	sh.noun = runtime.Singular(snake(last))
 	if sh.noun == "" {
 		sh.noun = "root"
 	}
@@ -284,7 +285,7 @@ var keySuffixRE = regexp.MustCompile(`_(id|ids|uuid|uuids|key|sid|name)$`)
 func keyNoun(input string) (string, bool) {
 	name := snake(input)
 	if stem := keySuffixRE.ReplaceAllString(name, ""); stem != name {
-		return lint.Singular(stem), true
+		return runtime.Singular(stem), true
 	}
 	return name, !isPlural(name)
 }

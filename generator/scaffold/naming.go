@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/oa2mcp/oa2mcp/generator/lint"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // nameCandidates splits every cluster into candidates and names them
@@ -125,7 +126,7 @@ func methodVerb(method string, item bool) string {
 func tagNoun(cl *cluster) string {
 	t := snake(cl.tag)
 	if strings.Contains(t, cl.noun) {
-		return lint.Singular(t)
+		return runtime.Singular(t)
 	}
 	return join(t, cl.noun)
 }
