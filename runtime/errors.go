@@ -195,7 +195,7 @@ func (s *Server) statusGuidance(bt *boundTool, op *compiledOp, args map[string]a
 	case KindUnauthorized, KindForbidden:
 		return s.authGuidance(op, code)
 	case KindNotFound:
-		return notFoundGuidance(op, args, s.lookupTools(bt, notFoundNames(op, args)), explained)
+		return s.notFoundGuidance(bt, op, args, explained)
 	case KindRateLimited:
 		e.retryable = true
 		return "Rate limit exceeded. " + retryPhrase(e.retryAfter, "Wait a little and retry later; do not call again in a tight loop.")
@@ -252,8 +252,13 @@ func ErrorKindForStatus(code int) string {
 // When the API explained itself, its message names what is missing (a
 // 404 may be about something no input holds, such as the signed-in
 // user), so the guidance defers to it instead of blaming an input.
-func notFoundGuidance(op *compiledOp, args map[string]any, lookup []string, explained bool) string {
-	ids := notFoundInputs(op, args)
+func (s *Server) notFoundGuidance(bt *boundTool, op *compiledOp, args map[string]any, explained bool) string {
+	var ids, names []string
+	for _, in := range notFoundArgs(op, args) {
+		ids = append(ids, strconv.Quote(in.name)+" = "+showValue(in.value))
+		names = append(names, in.name)
+	}
+	lookup := s.lookupTools(bt, names)
 	hint := ""
 	if len(lookup) > 0 {
 		hint = " (look it up with " + strings.Join(lookup, " or ") + " if unsure)"
@@ -273,33 +278,15 @@ func notFoundGuidance(op *compiledOp, args map[string]any, lookup []string, expl
 	return fmt.Sprintf("Nothing exists for %s %s: check %s%s. Do not retry unchanged.", what, strings.Join(ids, ", "), pluralIt(len(ids)), hint)
 }
 
-// notFoundInputs renders the inputs that named what was not found: the
-// path parameters, else the query and body inputs whose names say they
-// are identifiers (order_id, customerId), each as the model sent it.
-func notFoundInputs(op *compiledOp, args map[string]any) []string {
-	var ids []string
-	for _, in := range notFoundArgs(op, args) {
-		ids = append(ids, strconv.Quote(in.name)+" = "+showValue(in.value))
-	}
-	return ids
-}
-
-// notFoundNames are the names of the inputs notFoundInputs renders.
-func notFoundNames(op *compiledOp, args map[string]any) []string {
-	var names []string
-	for _, in := range notFoundArgs(op, args) {
-		names = append(names, in.name)
-	}
-	return names
-}
-
 // namedValue is a tool input as the model sent it.
 type namedValue struct {
 	name  string
 	value any
 }
 
-// notFoundArgs finds the inputs that named what was not found.
+// notFoundArgs finds the inputs that named what was not found: the path
+// parameters, else the query and body inputs whose names say they are
+// identifiers (order_id, customerId).
 func notFoundArgs(op *compiledOp, args map[string]any) []namedValue {
 	var ids []namedValue
 	add := func(arg string, idOnly bool) {

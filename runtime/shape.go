@@ -97,7 +97,7 @@ func shapeList(result any, o *Output, args map[string]any) any {
 }
 
 // pagePos is the page a call asks for: its offset in items and, with
-// page numbers, its number (from 1).
+// page numbers, its number (from 1; 0 without page numbers).
 type pagePos struct {
 	offset, number int
 }
@@ -105,15 +105,15 @@ type pagePos struct {
 // pageOf reads the page input: an offset in items, or with PageNumbers a
 // page number from 1 (absent or below 1: the first page).
 func pageOf(o *Output, args map[string]any) pagePos {
-	if o.PageInput == "" {
-		return pagePos{number: 1}
+	n := 0
+	if o.PageInput != "" {
+		n = intArg(args[o.PageInput])
 	}
-	n := intArg(args[o.PageInput])
 	if o.PageNumbers {
 		n = max(1, n)
 		return pagePos{offset: (n - 1) * o.Limit, number: n}
 	}
-	return pagePos{offset: max(0, n), number: max(0, n)/max(1, o.Limit) + 1}
+	return pagePos{offset: max(0, n)}
 }
 
 // pageNote says which part of the list a page is, and what to do when it

@@ -85,9 +85,10 @@ func sequenceBody(mediaType, array string) string {
 	if json.Unmarshal([]byte(array), &items) != nil {
 		return array
 	}
+	lines := runtime.SequenceMedia(mediaType) == runtime.SequenceJSONLines
 	var sb strings.Builder
 	for _, item := range items {
-		if runtime.SequenceMedia(mediaType) == runtime.SequenceJSONLines {
+		if lines {
 			line, _ := json.Marshal(item)
 			sb.Write(line)
 			sb.WriteByte('\n')

@@ -239,9 +239,10 @@ func caseStateOf(r *http.Request) *caseState {
 // match finds the operation a request is for.
 func (u *Upstream) match(r *http.Request) *fakeOp {
 	segs := splitPath(r.URL.EscapedPath())
+	query := r.URL.Query()
 	for i := range u.ops {
 		op := &u.ops[i]
-		if op.method == r.Method && matchSegments(op.segments, segs) && hasFixedQuery(r.URL.Query(), op.fixed) {
+		if op.method == r.Method && matchSegments(op.segments, segs) && hasFixedQuery(query, op.fixed) {
 			return op
 		}
 	}
