@@ -43,29 +43,14 @@ func checkDirect(ctx context.Context, s Suite, order []string, byTool map[string
 	}
 	defer srv.Close()
 	d.srv = srv
-	results := make([][]Failure, len(direct)+len(viaClient))
-	sem := make(chan struct{}, opts.Parallel)
-	var wg sync.WaitGroup
-	for i, tool := range append(direct, viaClient...) {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			if i < len(direct) {
-				results[i] = d.runTool(ctx, tool, byTool[tool])
-			} else {
-				o := opts
-				o.Transport = InProcess
-				results[i] = checkTool(ctx, s, tool, byTool[tool], o)
-			}
-		}()
-	}
-	wg.Wait()
-	var out []Failure
-	for _, r := range results {
-		out = append(out, r...)
-	}
-	return out
+	viaOpts := opts
+	viaOpts.Transport = InProcess
+	return eachTool(append(direct, viaClient...), opts.Parallel, func(i int, tool string) []Failure {
+		if i < len(direct) {
+			return d.runTool(ctx, tool, byTool[tool])
+		}
+		return checkTool(ctx, s, tool, byTool[tool], viaOpts)
+	})
 }
 
 // directRun is the shared server of the Direct transport.

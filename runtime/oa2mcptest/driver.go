@@ -140,15 +140,23 @@ func Check(ctx context.Context, s Suite, opts Options) []Failure {
 	if opts.Transport == Direct {
 		return checkDirect(ctx, s, order, byTool, opts)
 	}
-	results := make([][]Failure, len(order))
-	sem := make(chan struct{}, opts.Parallel)
+	return eachTool(order, opts.Parallel, func(_ int, tool string) []Failure {
+		return checkTool(ctx, s, tool, byTool[tool], opts)
+	})
+}
+
+// eachTool runs check for every tool, at most parallel at once, and
+// joins the failures in tool order.
+func eachTool(tools []string, parallel int, check func(i int, tool string) []Failure) []Failure {
+	results := make([][]Failure, len(tools))
+	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
-	for i, tool := range order {
+	for i, tool := range tools {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			results[i] = checkTool(ctx, s, tool, byTool[tool], opts)
+			results[i] = check(i, tool)
 		}()
 	}
 	wg.Wait()
