@@ -54,14 +54,23 @@ func RuntimeDir(t testing.TB) string {
 }
 
 // TempModule makes a Go module at a new temporary folder for generated
-// code: it requires the runtime (and its optional modules), replaced by
-// this repository's copies, with go.sum lines for their requirements, so
-// `go build` works from the module cache alone. GOWORK=off keeps the
-// repository's workspace out of builds there.
+// code (WriteModule), with this repository's runtime.
 func TempModule(t testing.TB, module string) string {
 	t.Helper()
-	rt := RuntimeDir(t)
 	dir := t.TempDir()
+	if err := WriteModule(dir, module, RuntimeDir(t)); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// WriteModule writes go.mod and go.sum of a module for generated code
+// into dir: it requires the runtime (and its optional modules), replaced
+// by the copies in runtimeDir, with go.sum lines for their requirements,
+// so `go build` works from the module cache alone. Run go commands there
+// with GOWORK=off, or the repository's workspace claims the folder.
+func WriteModule(dir, module, runtimeDir string) error {
+	rt := runtimeDir
 	gomod := "module " + module + "\n\ngo 1.26\n\nrequire (\n" +
 		"\tgithub.com/modelcontextprotocol/go-sdk v1.8.0\n" +
 		"\tgithub.com/oa2mcp/oa2mcp/runtime v0.5.0\n" +
@@ -74,16 +83,17 @@ func TempModule(t testing.TB, module string) string {
 	for _, sub := range []string{"", "prommetrics", "redisstore"} {
 		b, err := os.ReadFile(filepath.Join(rt, sub, "go.sum"))
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		sum = append(sum, b...)
 	}
-	for name, data := range map[string][]byte{"go.mod": []byte(gomod), "go.sum": sum} {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
 	}
-	return dir
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644)
 }
 
 // GoEnv is the environment for go commands run in a TempModule: the
