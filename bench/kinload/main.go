@@ -11,12 +11,9 @@ package main
 import (
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 
-	"github.com/getkin/kin-openapi/openapi2"
-	"github.com/getkin/kin-openapi/openapi2conv"
-	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/oa2mcp/oa2mcp/bench/internal/kinbase"
 )
 
 func main() {
@@ -26,28 +23,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: kinload [-swagger] SPEC")
 		os.Exit(2)
 	}
-	if err := load(flag.Arg(0), *swagger); err != nil {
+	if err := kinbase.Load(flag.Arg(0), *swagger, false); err != nil {
 		fmt.Fprintln(os.Stderr, "kinload:", err)
 		os.Exit(1)
 	}
-}
-
-// load is the baseline load of path.
-func load(path string, swagger bool) error {
-	kl := openapi3.NewLoader()
-	kl.IsExternalRefsAllowed = true
-	if !swagger {
-		_, err := kl.LoadFromFile(path)
-		return err
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	var d2 openapi2.T
-	if err := openapi2.UnmarshalFromData(b, &d2); err != nil {
-		return err
-	}
-	_, err = openapi2conv.ToV3WithLoader(&d2, kl, &url.URL{Path: path})
-	return err
 }

@@ -3,17 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 	"runtime"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi2"
-	"github.com/getkin/kin-openapi/openapi2conv"
-	"github.com/getkin/kin-openapi/openapi3"
-
+	"github.com/oa2mcp/oa2mcp/bench/internal/kinbase"
 	"github.com/oa2mcp/oa2mcp/generator"
 	"github.com/oa2mcp/oa2mcp/generator/cases"
 	"github.com/oa2mcp/oa2mcp/generator/emit"
@@ -38,30 +34,8 @@ type genResult struct {
 	Err        string
 }
 
-// kinLoad is the baseline: what kin-openapi alone does with the file, as
-// the corpus README measured it (Swagger 2.0: unmarshal, then convert
-// with the same loader so relative $refs resolve).
-func kinLoad(path string, swagger, origin bool) error {
-	kl := openapi3.NewLoader()
-	kl.IsExternalRefsAllowed = true
-	kl.IncludeOrigin = origin
-	if !swagger {
-		_, err := kl.LoadFromFile(path)
-		return err
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	var d2 openapi2.T
-	if err := openapi2.UnmarshalFromData(b, &d2); err != nil {
-		return err
-	}
-	_, err = openapi2conv.ToV3WithLoader(&d2, kl, locationURL(path))
-	return err
-}
-
-func locationURL(path string) *url.URL { return &url.URL{Path: path} }
+// kinLoad is the baseline (kinbase.Load).
+var kinLoad = kinbase.Load
 
 // genTimes splits one in-process generation.
 type genTimes struct{ Load, Build, Cases, Emit time.Duration }
