@@ -37,6 +37,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/oa2mcp/oa2mcp/bench/internal/proc"
 	"github.com/oa2mcp/oa2mcp/examples/petstore"
 )
 
@@ -149,9 +150,9 @@ func measureProc(mode, client string, serverPID int, call func() error) result {
 		return lat, time.Since(start), errs.Load()
 	}
 	run(*warm)
-	c0, s0, b0 := selfCPU(), procCPU(serverPID), procCPU(backendPID)
+	c0, s0, b0 := selfCPU(), proc.CPU(serverPID), proc.CPU(backendPID)
 	lat, elapsed, errs := run(*calls)
-	c1, s1, b1 := selfCPU(), procCPU(serverPID), procCPU(backendPID)
+	c1, s1, b1 := selfCPU(), proc.CPU(serverPID), proc.CPU(backendPID)
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	per := func(d time.Duration) time.Duration { return d / time.Duration(*calls) }
 	r := result{mode: mode, client: client, n: *calls, elapsed: elapsed, p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], errors: errs,
@@ -172,29 +173,6 @@ func selfCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// procCPU is the user+system CPU time of process pid so far, from
-// /proc/PID/stat (clock ticks of 10 ms: per-call figures are averages
-// over thousands of calls); 0 when pid is 0 or unreadable.
-func procCPU(pid int) time.Duration {
-	if pid == 0 {
-		return 0
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	// fields after the parenthesised command name: state is field 3,
-	// utime 14 and stime 15
-	i := strings.LastIndexByte(string(b), ')')
-	f := strings.Fields(string(b)[i+1:])
-	if len(f) < 13 {
-		return 0
-	}
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
 func runDirect(base string) result {
@@ -298,9 +276,9 @@ func runStdio(base string) result {
 	must(err)
 	defer cs.Close()
 	must(sdkCall(cs)())
-	idle := rss(cmd.Process.Pid, "VmRSS")
+	idle := proc.Status(cmd.Process.Pid, "VmRSS")
 	r := measureProc("stdio", "go-sdk", cmd.Process.Pid, sdkCall(cs))
-	r.rssIdle, r.rssPeak = idle, rss(cmd.Process.Pid, "VmHWM")
+	r.rssIdle, r.rssPeak = idle, proc.Status(cmd.Process.Pid, "VmHWM")
 	return r
 }
 
@@ -379,9 +357,9 @@ func runRawStdio(base string) result {
 		return err
 	}
 	must(call())
-	idle := rss(cmd.Process.Pid, "VmRSS")
+	idle := proc.Status(cmd.Process.Pid, "VmRSS")
 	r := measureProc("stdio", "raw JSON-RPC (pipelining)", cmd.Process.Pid, call)
-	r.rssIdle, r.rssPeak = idle, rss(cmd.Process.Pid, "VmHWM")
+	r.rssIdle, r.rssPeak = idle, proc.Status(cmd.Process.Pid, "VmHWM")
 	return r
 }
 
@@ -403,25 +381,10 @@ func runHTTP(base string) result {
 	must(err)
 	defer cs.Close()
 	must(sdkCall(cs)())
-	idle := rss(cmd.Process.Pid, "VmRSS")
+	idle := proc.Status(cmd.Process.Pid, "VmRSS")
 	r := measureProc("Streamable HTTP", "go-sdk", cmd.Process.Pid, sdkCall(cs))
-	r.rssIdle, r.rssPeak = idle, rss(cmd.Process.Pid, "VmHWM")
+	r.rssIdle, r.rssPeak = idle, proc.Status(cmd.Process.Pid, "VmHWM")
 	return r
-}
-
-// rss reads a /proc/PID/status field in KiB.
-func rss(pid int, field string) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, field+":") {
-			n, _ := strconv.ParseInt(strings.Fields(line)[1], 10, 64)
-			return n
-		}
-	}
-	return 0
 }
 
 func printTable(rs []result) {

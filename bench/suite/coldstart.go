@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/oa2mcp/oa2mcp/bench/internal/proc"
 )
 
 // Cold start: a generated server's process start to the last tools/list
@@ -75,7 +77,7 @@ func coldStart(ctx context.Context, bin string) (time.Duration, int64, int, erro
 		return 0, 0, 0, err
 	}
 	defer cs.Close()
-	rss := procStatus(cmd.Process.Pid, "VmRSS")
+	rss := proc.Status(cmd.Process.Pid, "VmRSS")
 	n := 0
 	for _, err := range cs.Tools(ctx, nil) {
 		if err != nil {

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/oa2mcp/oa2mcp/bench/internal/proc"
 	"github.com/oa2mcp/oa2mcp/generator/write"
 )
 
@@ -304,10 +304,10 @@ func measureServer(ctx context.Context, s *peerServer, base string) peerRound {
 	}
 	loadLoop(*peerWarmup, *peerConc, call)
 	pid := cmd.Process.Pid
-	c0 := procCPU(pid)
+	c0 := proc.CPU(pid)
 	elapsed, errs, first := loadLoop(*peerCalls, *peerConc, call)
 	pr := peerRound{CPS: float64(*peerCalls) / elapsed.Seconds(), StartToList: startToList, Errors: errs,
-		CPU: (procCPU(pid) - c0) / time.Duration(*peerCalls), PeakRSS: procStatus(pid, "VmHWM")}
+		CPU: (proc.CPU(pid) - c0) / time.Duration(*peerCalls), PeakRSS: proc.Status(pid, "VmHWM")}
 	if first != nil {
 		pr.Err = fmt.Sprintf("%d errors, first: %v", errs, first)
 	}
@@ -355,39 +355,6 @@ func contentText(res *mcp.CallToolResult) string {
 		}
 	}
 	return ""
-}
-
-// procCPU is the user+system CPU time of process pid so far, from
-// /proc/PID/stat (10 ms ticks: per-call figures average thousands of
-// calls).
-func procCPU(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 13 {
-		return 0
-	}
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * 10 * time.Millisecond
-}
-
-// procStatus reads a /proc/PID/status field in KiB (VmRSS, VmHWM).
-func procStatus(pid int, field string) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, field+":") {
-			n, _ := strconv.ParseInt(strings.Fields(line)[1], 10, 64)
-			return n
-		}
-	}
-	return 0
 }
 
 func medianFloat(v []float64) float64 {
