@@ -218,7 +218,7 @@ func (tb *taskBuilder) bindable(got string, argSchema map[string]any, info *opIn
 	if want == "" {
 		return true
 	}
-	if got != want && want == "string" && stringConstrained(target, nil) {
+	if got != want && want == "string" && stringConstrained(target) {
 		return false
 	}
 	return typesCompatible(got, want)

@@ -54,11 +54,10 @@ func without(schema map[string]any, keys ...string) map[string]any {
 	return out
 }
 
-// stringConstrained reports a string schema that not every text
-// satisfies (pattern, enum, const, format, length): a number or boolean
+// stringConstrained reports a (resolved) string schema that not every
+// text satisfies (pattern, enum, const, format, length): a number or boolean
 // rendered as text cannot be assumed to fit it.
-func stringConstrained(schema, defs map[string]any) bool {
-	s := resolveDef(schema, defs)
+func stringConstrained(s map[string]any) bool {
 	for _, k := range []string{"pattern", "enum", "const", "format", "minLength", "maxLength"} {
 		if _, ok := s[k]; ok {
 			return true
