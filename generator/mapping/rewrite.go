@@ -166,12 +166,7 @@ func refine(schema map[string]any, f *overrides.Field) {
 // flatten lifts an object input's properties to the top level; the
 // binding of the original argument becomes an object of field bindings.
 func (tb *taskBuilder) flatten(tool *ir.Tool, in *taskInput, name, fp string) {
-	obj := in.props[name]
-	if ref, ok := obj["$ref"].(string); ok {
-		if d, ok := in.defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any); ok {
-			obj = deepCopy(d)
-		}
-	}
+	obj := resolveDef(in.props[name], in.defs)
 	props, _ := obj["properties"].(map[string]any)
 	if len(props) == 0 {
 		tb.problems.Errorf(tb.ov.Pos(fp+".flatten"), "flatten only object inputs with properties", "input %q is not an object with properties", name)
