@@ -166,7 +166,8 @@ func refine(schema map[string]any, f *overrides.Field) {
 // flatten lifts an object input's properties to the top level; the
 // binding of the original argument becomes an object of field bindings.
 func (tb *taskBuilder) flatten(tool *ir.Tool, in *taskInput, name, fp string) {
-	obj := resolveDef(in.props[name], in.defs)
+	// A copy: its lists come back as []any, as the checks below read them.
+	obj := deepCopy(resolveDef(in.props[name], in.defs))
 	props, _ := obj["properties"].(map[string]any)
 	if len(props) == 0 {
 		tb.problems.Errorf(tb.ov.Pos(fp+".flatten"), "flatten only object inputs with properties", "input %q is not an object with properties", name)
@@ -186,6 +187,11 @@ func (tb *taskBuilder) flatten(tool *ir.Tool, in *taskInput, name, fp string) {
 			return
 		}
 		s, _ := props[sub].(map[string]any)
+		if d, _ := s["description"].(string); d == "" && s != nil {
+			// A field of a shared object seldom says what it is; the
+			// model sees it as an input of its own now.
+			s["description"] = synthDescriptionText(sub, schemaType(s))
+		}
 		in.add(sub, s, parentRequired && req[sub] && len(tool.Actions) == 0, "")
 		in.flatRequired[sub] = req[sub]
 		fields = append(fields, ir.Binding{Arg: sub, Expr: "${input." + sub + "}"})
