@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -128,4 +129,55 @@ func DecodeJSON(text string) (any, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// Fragments compiles schemas that sit inside one schema document: each
+// one's references resolve against the document, and a definition
+// compiled for one fragment is reused by the next. A generator checking
+// many candidate values against the parts of one big schema so compiles
+// each definition once, not once per part. A Fragments is not safe for
+// concurrent use.
+type Fragments struct {
+	doc  any
+	c    *schemaCompiler
+	next int
+}
+
+// NewFragments prepares to compile fragments of doc, a decoded schema
+// document (see CompileSchemaValue).
+func NewFragments(doc any) *Fragments {
+	c := &schemaCompiler{root: doc, nodes: map[string]*schemaNode{}}
+	if m, ok := doc.(map[string]any); ok {
+		// References may name the document by its $id before the root
+		// itself is compiled.
+		id, _ := m["$id"].(string)
+		c.rootID = strings.TrimSuffix(id, "#")
+	}
+	return &Fragments{doc: doc, c: c}
+}
+
+// Compile compiles sub, the document itself or a schema inside it. Once
+// the document has shown a problem, every later call reports it too, as
+// a fragment may reach the definition that has it.
+func (f *Fragments) Compile(sub any) (*Schema, error) {
+	at := ""
+	if !sameValue(sub, f.doc) {
+		// Not a JSON pointer (those are empty or start with "/"), so the
+		// fragment's own subschemas never collide with the document's.
+		f.next++
+		at = "~" + strconv.Itoa(f.next)
+	}
+	n := f.c.compileAt(sub, at)
+	f.c.resolveRefs()
+	if err := f.c.err(); err != nil {
+		return nil, err
+	}
+	return &Schema{root: n}, nil
+}
+
+// sameValue reports whether a and b are the same map (not merely equal).
+func sameValue(a, b any) bool {
+	am, ok1 := a.(map[string]any)
+	bm, ok2 := b.(map[string]any)
+	return ok1 && ok2 && reflect.ValueOf(am).UnsafePointer() == reflect.ValueOf(bm).UnsafePointer()
 }

@@ -48,9 +48,10 @@ func mapOf(v any) map[string]any {
 // paths into them resolve. Every candidate is checked with the runtime's
 // own validator, the one that will judge it.
 type synth struct {
-	defs  map[string]any
-	rich  bool
-	cache map[uintptr]cached
+	defs      map[string]any
+	rich      bool
+	fragments *runtime.Fragments
+	cache     map[uintptr]cached
 }
 
 // cached is a compiled schema and the schema it was compiled from.
@@ -60,29 +61,20 @@ type cached struct {
 }
 
 func newSynth(root map[string]any, rich bool) *synth {
-	return &synth{defs: mapOf(root["$defs"]), rich: rich, cache: map[uintptr]cached{}}
+	return &synth{defs: mapOf(root["$defs"]), rich: rich, fragments: runtime.NewFragments(root), cache: map[uintptr]cached{}}
 }
 
-// valid reports whether v satisfies schema m (whose $refs point into the
-// root's $defs), by the runtime's validator. Compiled schemas are cached
-// by schema; of the root's $defs only those m reaches are joined, as
-// compiling a schema compiles all of its definitions (joining all of
-// them made a big spec's unions compile every definition per arm: most
-// of Stripe's generation).
+// valid reports whether v satisfies schema m, the root or a schema
+// inside it, by the runtime's validator. Compiled schemas are cached by
+// schema, and all of them share the root's compiled definitions: a big
+// spec's unions used to compile every definition they reach per arm
+// (most of Stripe's generation).
 func (s *synth) valid(m map[string]any, v any) bool {
 	key := reflect.ValueOf(m).Pointer()
 	entry, ok := s.cache[key]
 	sch := entry.schema
 	if !ok {
-		schema := m
-		if len(s.defs) > 0 && hasRef(m) {
-			schema = map[string]any{}
-			for k, x := range m {
-				schema[k] = x
-			}
-			schema["$defs"] = s.reachableDefs(m)
-		}
-		sch, _ = runtime.CompileSchemaValue(schema)
+		sch, _ = s.fragments.Compile(m)
 		// The entry keeps m alive, so its address is not reused by
 		// another schema while the cache lives.
 		s.cache[key] = cached{m, sch}
@@ -92,87 +84,6 @@ func (s *synth) valid(m map[string]any, v any) bool {
 	}
 	norm, err := runtime.DecodeJSON(encodeArgs(v))
 	return err == nil && sch.Validate(norm) == nil
-}
-
-// reachableDefs are the root's definitions m refers to, directly or
-// through other definitions; all of them when a reference is not of the
-// form #/$defs/NAME[/...].
-func (s *synth) reachableDefs(m map[string]any) map[string]any {
-	out := map[string]any{}
-	queue := []any{m}
-	for len(queue) > 0 {
-		refs, ok := localDefRefs(queue[0], nil)
-		queue = queue[1:]
-		if !ok {
-			return s.defs
-		}
-		for _, name := range refs {
-			if _, seen := out[name]; seen {
-				continue
-			}
-			d, ok := s.defs[name]
-			if !ok {
-				return s.defs // a dangling reference: as before, all of them
-			}
-			out[name] = d
-			queue = append(queue, d)
-		}
-	}
-	return out
-}
-
-// localDefRefs appends the definition names the $refs in v name; ok is
-// false for a $ref of another form.
-func localDefRefs(v any, names []string) ([]string, bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		if r, has := x["$ref"]; has {
-			ref, _ := r.(string)
-			rest, ok := strings.CutPrefix(ref, "#/$defs/")
-			if !ok || rest == "" {
-				return names, false
-			}
-			name, _, _ := strings.Cut(rest, "/")
-			name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
-			names = append(names, name)
-		}
-		for _, e := range x {
-			var ok bool
-			if names, ok = localDefRefs(e, names); !ok {
-				return names, false
-			}
-		}
-	case []any:
-		for _, e := range x {
-			var ok bool
-			if names, ok = localDefRefs(e, names); !ok {
-				return names, false
-			}
-		}
-	}
-	return names, true
-}
-
-// hasRef reports whether a schema holds a $ref anywhere.
-func hasRef(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		if _, ok := x["$ref"]; ok {
-			return true
-		}
-		for _, e := range x {
-			if hasRef(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if hasRef(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 const maxSynthDepth = 8

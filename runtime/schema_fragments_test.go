@@ -1,0 +1,74 @@
+package runtime
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFragments compiles parts of one document: their references resolve
+// against the document, a definition is compiled once for all of them,
+// and a problem in a definition reaches every later fragment.
+func TestFragments(t *testing.T) {
+	doc, err := DecodeJSON(`{
+		"type": "object",
+		"properties": {
+			"pet": {"$ref": "#/$defs/Pet"},
+			"owner": {"type": "object", "properties": {"pet": {"$ref": "#/$defs/Pet"}}, "required": ["pet"]}
+		},
+		"$defs": {"Pet": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "minLength": 2}}}}
+	}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := doc.(map[string]any)["properties"].(map[string]any)
+	f := NewFragments(doc)
+	check := func(sch *Schema, value string, want bool) {
+		t.Helper()
+		v, err := DecodeJSON(value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sch.Validate(v) == nil; got != want {
+			t.Errorf("%s: valid = %v, want %v", value, got, want)
+		}
+	}
+	pet, err := f.Compile(props["pet"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(pet, `{"name":"Rex"}`, true)
+	check(pet, `{"name":"R"}`, false)
+	check(pet, `{}`, false)
+	owner, err := f.Compile(props["owner"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(owner, `{"pet":{"name":"Rex"}}`, true)
+	check(owner, `{"pet":{"name":"R"}}`, false)
+	if n := strings.Count(strings.Join(nodeKeys(f.c), " "), "/$defs/Pet "); n != 1 {
+		t.Errorf("Pet compiled %d times for two fragments, want once: %v", n, nodeKeys(f.c))
+	}
+	root, err := f.Compile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(root, `{"pet":{"name":"Rex"},"owner":{"pet":{"name":"Max"}}}`, true)
+	check(root, `{"owner":{"pet":{}}}`, false)
+
+	// A reference to something that is not in the document fails this
+	// fragment and every later one.
+	if _, err := f.Compile(map[string]any{"$ref": "#/$defs/Tag"}); err == nil || !strings.Contains(err.Error(), "does not resolve") {
+		t.Fatalf("dangling reference: err = %v", err)
+	}
+	if _, err := f.Compile(props["pet"]); err == nil {
+		t.Error("a fragment after a problem compiled without error")
+	}
+}
+
+func nodeKeys(c *schemaCompiler) []string {
+	keys := make([]string, 0, len(c.nodes))
+	for k := range c.nodes {
+		keys = append(keys, k+" ")
+	}
+	return keys
+}
