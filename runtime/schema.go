@@ -133,10 +133,11 @@ func DecodeJSON(text string) (any, error) {
 
 // Fragments compiles schemas that sit inside one schema document: each
 // one's references resolve against the document, and a definition
-// compiled for one fragment is reused by the next. A generator checking
-// many candidate values against the parts of one big schema so compiles
-// each definition once, not once per part. A Fragments is not safe for
-// concurrent use.
+// compiled for one fragment is reused by the next. Definitions are
+// compiled when a fragment first reaches them, so only those reached are
+// checked. A generator checking many candidate values against the parts
+// of one big schema so compiles each definition it needs once, not once
+// per part. A Fragments is not safe for concurrent use.
 type Fragments struct {
 	doc  any
 	c    *schemaCompiler
@@ -146,7 +147,7 @@ type Fragments struct {
 // NewFragments prepares to compile fragments of doc, a decoded schema
 // document (see CompileSchemaValue).
 func NewFragments(doc any) *Fragments {
-	c := &schemaCompiler{root: doc, nodes: map[string]*schemaNode{}}
+	c := &schemaCompiler{root: doc, nodes: map[string]*schemaNode{}, lazyDefs: true}
 	if m, ok := doc.(map[string]any); ok {
 		// References may name the document by its $id before the root
 		// itself is compiled.

@@ -182,6 +182,8 @@ type schemaCompiler struct {
 	unsupported []UnsupportedKeyword
 	invalid     []string
 	formats     []FormatUse
+	// lazyDefs compiles a definition only when a reference reaches it.
+	lazyDefs bool
 }
 
 type pendingRef struct {
@@ -324,7 +326,9 @@ func (c *schemaCompiler) applicator(n *schemaNode, key string, val any, at strin
 	case "$ref":
 		c.refKeyword(n, val, at)
 	case "$defs":
-		c.defs(val, at)
+		if !c.lazyDefs {
+			c.defs(val, at)
+		}
 	default:
 		c.other(n, key, val, at)
 	}

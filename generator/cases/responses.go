@@ -18,7 +18,8 @@ import (
 // validator against that schema.
 func responses(srv *ir.Server, problems *diag.List) map[string]oa2mcptest.Response {
 	out := map[string]oa2mcptest.Response{}
-	bodies := synthBodies(srv) // by schema: many operations share one
+	defs := responseDefs(srv)
+	bodies := synthBodies(srv, defs) // by schema: many operations share one
 	for _, key := range sortedRespKeys(srv.Responses) {
 		r := srv.Responses[key]
 		resp := oa2mcptest.Response{Status: r.Status}
@@ -27,11 +28,11 @@ func responses(srv *ir.Server, problems *diag.List) map[string]oa2mcptest.Respon
 		case r.Schema == "":
 			resp.Body = "{}"
 		case runtime.SequenceMedia(r.MediaType) != runtime.SequenceNone:
-			resp.ContentType, resp.Body = r.MediaType, sequenceBody(r.MediaType, cachedBody(bodies, r.Schema))
+			resp.ContentType, resp.Body = r.MediaType, sequenceBody(r.MediaType, cachedBody(bodies, r.Schema, defs))
 		case !runtime.IsJSONMedia(r.MediaType) && r.MediaType != "":
 			resp.ContentType, resp.Body = r.MediaType, "example"
 		default:
-			resp.Body = cachedBody(bodies, r.Schema)
+			resp.Body = cachedBody(bodies, r.Schema, defs)
 		}
 		out[key] = resp
 	}
@@ -40,7 +41,7 @@ func responses(srv *ir.Server, problems *diag.List) map[string]oa2mcptest.Respon
 
 // synthBodies synthesises the body of every distinct response schema,
 // concurrently: Kubernetes has 771 schemas, each with its definitions.
-func synthBodies(srv *ir.Server) map[string]string {
+func synthBodies(srv *ir.Server, defs map[string]any) map[string]string {
 	seen := map[string]bool{}
 	var schemas []string
 	for _, key := range sortedRespKeys(srv.Responses) {
@@ -52,7 +53,7 @@ func synthBodies(srv *ir.Server) map[string]string {
 	out := make([]string, len(schemas))
 	forEach(len(schemas), func(i int) {
 		var ok bool
-		if out[i], ok = synthBody(schemas[i]); !ok {
+		if out[i], ok = synthBody(schemas[i], defs); !ok {
 			out[i] = "{}" // as cachedBody: the tools reading it fail the proof precisely
 		}
 	})
@@ -64,10 +65,10 @@ func synthBodies(srv *ir.Server) map[string]string {
 }
 
 // cachedBody synthesises the body of schema once.
-func cachedBody(bodies map[string]string, schema string) string {
+func cachedBody(bodies map[string]string, schema string, defs map[string]any) string {
 	body, ok := bodies[schema]
 	if !ok {
-		if body, ok = synthBody(schema); !ok {
+		if body, ok = synthBody(schema, defs); !ok {
 			// The tools reading it will fail the proof with a precise
 			// message; an empty object keeps the others testable.
 			body = "{}"
@@ -105,11 +106,25 @@ func sequenceBody(mediaType, array string) string {
 	return sb.String()
 }
 
-// synthBody builds a JSON body valid against schema.
-func synthBody(schema string) (string, bool) {
+// responseDefs decodes the definitions the response schemas share, once;
+// the synthesisers only read them, concurrently.
+func responseDefs(srv *ir.Server) map[string]any {
+	if srv.ResponseDefs == "" {
+		return nil
+	}
+	defs, _ := decodeSchema(srv.ResponseDefs)
+	return defs
+}
+
+// synthBody builds a JSON body valid against schema, whose references
+// point into defs.
+func synthBody(schema string, defs map[string]any) (string, bool) {
 	root, ok := decodeSchema(schema)
 	if !ok {
 		return "", false
+	}
+	if defs != nil {
+		root["$defs"] = defs
 	}
 	s := newSynth(root, true)
 	v, ok := s.value(root, false, 0)

@@ -92,6 +92,9 @@ type Server struct {
 	// tools call answers, as the spec declares it: the call cases
 	// synthesise upstream responses from it.
 	Responses map[string]OperationResponses
+	// ResponseDefs is the $defs object (compact JSON) the response
+	// schemas refer to, once for all of them; "" when they refer to none.
+	ResponseDefs string
 }
 
 // OperationResponses is what one operation answers, per the spec.

@@ -19,13 +19,16 @@ func recordResponses(doc *load.Document, srv *ir.Server, infos []*opInfo) {
 		byKey[opKey(info.call.Method, info.call.Path)] = info
 	}
 	srv.Responses = map[string]ir.OperationResponses{}
-	schemas := map[any]string{} // many operations answer the same named schema
+	rw := &responseWriter{w: newSchemaWriter(doc, false, textCache{}), memo: map[any]string{}}
 	for _, key := range usedOperations(srv) {
 		info := byKey[key]
 		if info == nil {
 			continue
 		}
-		srv.Responses[key] = operationResponses(doc, info.op, schemas)
+		srv.Responses[key] = rw.operationResponses(info.op)
+	}
+	if defs := rw.w.finishDefs(); len(defs) > 0 {
+		srv.ResponseDefs, _ = ir.CompactJSON(defs)
 	}
 }
 
@@ -65,7 +68,7 @@ func usedOperations(srv *ir.Server) []string {
 
 // operationResponses reads an operation's success response (the first
 // 2xx) and its declared error statuses.
-func operationResponses(doc *load.Document, op *load.Operation, schemas map[any]string) ir.OperationResponses {
+func (rw *responseWriter) operationResponses(op *load.Operation) ir.OperationResponses {
 	out := ir.OperationResponses{Status: 200}
 	found := false
 	for _, r := range op.Responses {
@@ -77,7 +80,7 @@ func operationResponses(doc *load.Document, op *load.Operation, schemas map[any]
 			found = true
 			out.Status, out.MediaType = code, r.MediaType
 			if r.Schema != nil {
-				out.Schema = responseSchema(doc, r.Schema, schemas)
+				out.Schema = rw.schema(r.Schema)
 			}
 		case code >= 400 && code < 600:
 			out.Errors = append(out.Errors, code)
@@ -87,22 +90,27 @@ func operationResponses(doc *load.Document, op *load.Operation, schemas map[any]
 	return out
 }
 
-// responseSchema converts a response schema to JSON Schema text, once per
-// named schema.
-func responseSchema(doc *load.Document, s *load.Schema, memo map[any]string) string {
+// responseWriter converts the response schemas of one server. Many
+// operations answer the same named schema, so each is converted once,
+// and the named schemas they reach become one set of definitions for
+// all of them (ir.Server.ResponseDefs), not a copy per response: Stripe's
+// responses reach the same definitions hundreds of times.
+type responseWriter struct {
+	w    *schemaWriter
+	memo map[any]string
+}
+
+// schema converts a response schema to compact JSON Schema text whose
+// references point into ResponseDefs; only the call cases read it.
+func (rw *responseWriter) schema(s *load.Schema) string {
 	var key any = s
 	if s.Ref != "" {
 		key = s.Ref
 	}
-	if text, ok := memo[key]; ok {
+	if text, ok := rw.memo[key]; ok {
 		return text
 	}
-	w := newSchemaWriter(doc, false, nil)
-	root := w.convert(s, 0)
-	if defs := w.finishDefs(); len(defs) > 0 {
-		root["$defs"] = defs
-	}
-	text, _ := ir.JSON(root)
-	memo[key] = text
+	text, _ := ir.CompactJSON(rw.w.convert(s, 0))
+	rw.memo[key] = text
 	return text
 }
