@@ -48,6 +48,7 @@ func TestCorpus(t *testing.T) {
 		results[e.Name] = generateEntry(t, corpus, mod, e)
 	}
 	buildAll(t, mod)
+	t.Run("call cases", func(t *testing.T) { runCallCases(t, mod, results[callCasesEntry]) })
 	for _, e := range testenv.Corpus() {
 		r := results[e.Name]
 		if r == nil {
@@ -79,6 +80,28 @@ func generateEntry(t *testing.T, corpus, mod string, e testenv.CorpusEntry) *cor
 	must(t, err)
 	must(t, write.Apply(dir, changes))
 	return r
+}
+
+// callCasesEntry is the corpus entry whose generated call tests are run:
+// a real API with more tools than one file holds (197), so its cases
+// span two files, and quick enough to run in every suite (about 10 s).
+const callCasesEntry = "twilio"
+
+// runCallCases runs the generated oa2mcp_calls_test.go of one entry.
+func runCallCases(t *testing.T, mod string, r *corpusResult) {
+	if r == nil {
+		t.Fatalf("%s was not generated", callCasesEntry)
+	}
+	if _, err := os.Stat(filepath.Join(mod, r.entry.Name, "oa2mcp_calls_2_test.go")); err != nil {
+		t.Errorf("%d tools, but the call cases are in one file: %v", r.tools, err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", "TestOA2MCPCallCases", "./"+r.entry.Name+"/")
+	cmd.Dir = mod
+	cmd.Env = testenv.GoEnv()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the generated call cases of %s failed: %v\n%s", r.entry.Name, err, truncate(string(out), 8000))
+	}
 }
 
 func buildAll(t *testing.T, mod string) {

@@ -7,7 +7,7 @@
 //	oa2mcp_operations*.go     discovery mode: one variable per discoverable operation
 //	oa2mcp_index.go           discovery mode: the search index
 //	cmd/NAME/main.go          a one-line main over Main
-//	oa2mcp_calls_test.go      call cases per tool (unless NoCallTests)
+//	oa2mcp_calls_test.go, _2_test.go, ...  call cases per tool (unless NoCallTests), split as the tools files are
 //	README.md, .mcp.json      docs and client config, from templates/
 //	go.mod                    only when the output lies in no Go module
 //
@@ -58,7 +58,11 @@ func Emit(srv *ir.Server) (map[string][]byte, error) {
 	jobs = append(jobs, discoveryJobs(srv)...)
 	jobs = append(jobs, renderJob{path.Join("cmd", srv.Name, "main.go"), func() (*jen.File, error) { return mainFile(srv), nil }})
 	if !srv.NoCallTests {
-		jobs = append(jobs, renderJob{CallTestsFile, func() (*jen.File, error) { return callTestsFile(srv) }})
+		chunks := chunkCases(srv.CallCases)
+		jobs = append(jobs, renderJob{CallTestsFile, func() (*jen.File, error) { return callTestsFile(srv, chunks) }})
+		for i := 1; i < len(chunks); i++ {
+			jobs = append(jobs, renderJob{callChunkName(i), func() (*jen.File, error) { return callChunkFile(srv, chunks[i], i) }})
+		}
 	}
 	files, err := renderAll(jobs)
 	if err != nil {
@@ -121,19 +125,20 @@ func renderAll(jobs []renderJob) (map[string][]byte, error) {
 	return files, nil
 }
 
-// launchOrder starts the call tests first: on a big API that file is as
-// large as all tools files together (Kubernetes: 3.9 of 8 MB), and
-// rendered last it kept one core busy alone while the other idled.
+// launchOrder starts the call tests first: on a big API they are as
+// large as all tools files together (Kubernetes: 3.9 of 8 MB), and the
+// first file holds the upstream's answers too; rendered last they kept
+// one core busy alone while the other idled.
 func launchOrder(jobs []renderJob) []int {
-	order := make([]int, 0, len(jobs))
+	var calls, rest []int
 	for i, j := range jobs {
-		if j.name == CallTestsFile {
-			order = append([]int{i}, order...)
+		if strings.HasPrefix(j.name, "oa2mcp_calls") {
+			calls = append(calls, i)
 		} else {
-			order = append(order, i)
+			rest = append(rest, i)
 		}
 	}
-	return order
+	return append(calls, rest...)
 }
 
 // newFile starts a Go file with the standard header.
