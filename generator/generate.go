@@ -1,8 +1,8 @@
 // Package generator turns a loaded OpenAPI document into the files of a Go
 // MCP server. The pipeline is load (generator/load, the only user of
-// kin-openapi) → build (generator/build) → IR (generator/ir) → emit
-// (generator/emit) → write (generator/write); this package joins the pure
-// middle part.
+// kin-openapi) → mapping (generator/mapping) → IR (generator/ir), with
+// call cases and the proof (generator/cases) → emit (generator/emit) →
+// write (generator/write); this package joins the pure middle part.
 package generator
 
 import (
@@ -33,6 +33,18 @@ type Result struct {
 // input always gives the same bytes. On errors it returns a nil Result
 // with the problems; warnings may accompany a good result.
 func Generate(doc *load.Document, cfg Config) (*Result, diag.List) {
+	srv, problems := Model(doc, cfg)
+	if problems.HasErrors() {
+		return nil, problems
+	}
+	return Render(doc, srv, problems)
+}
+
+// Model builds the server model from doc, with every tool's call cases,
+// and proves each tool callable: the first half of Generate. The model
+// is not changed afterwards, so it may be read (linted) while Render
+// renders it.
+func Model(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 	srv, problems := mapping.Build(doc, cfg)
 	if problems.HasErrors() {
 		return nil, problems
@@ -46,6 +58,12 @@ func Generate(doc *load.Document, cfg Config) (*Result, diag.List) {
 	if problems.HasErrors() {
 		return nil, problems
 	}
+	return srv, problems
+}
+
+// Render renders a model that Model built without errors; problems are
+// Model's, passed on into the result's.
+func Render(doc *load.Document, srv *ir.Server, problems diag.List) (*Result, diag.List) {
 	files, err := emit.Emit(srv)
 	if err != nil {
 		problems.Errorf(diag.Position{File: doc.File}, "report this as an oa2mcp bug", "rendering Go code failed: %v", err)

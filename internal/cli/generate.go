@@ -12,6 +12,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator"
 	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/lint"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/generator/write"
@@ -115,8 +116,23 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	cfg.NoCallTests = s.noCallTests
 	cfg.Metrics = s.metrics
 	cfg.Discover = s.discover
-	res, genProblems := generator.Generate(doc, cfg)
+	srv, genProblems := generator.Model(doc, cfg)
 	problems = append(problems, genProblems...)
+	if problems.HasErrors() {
+		return reportProblems(stderr, problems)
+	}
+	// The model is linted while it is rendered: both only read it, and
+	// on a big API rendering leaves a core idle part of the time.
+	var report *lint.Report
+	linted := make(chan struct{})
+	go func() {
+		defer close(linted)
+		if !s.check {
+			report = lintModel(srv, lintSources(s, doc, ov))
+		}
+	}()
+	res, problems := generator.Render(doc, srv, problems)
+	<-linted
 	if problems.HasErrors() {
 		return reportProblems(stderr, problems)
 	}
@@ -133,7 +149,7 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	prog.stage("write", "")
 	noteUnowned(stderr, s.out, res.Files)
 	if err == nil && !s.check {
-		printLintSummary(stderr, res.Server, lintSources(s, doc, ov))
+		printLintSummary(stderr, report)
 		prog.stage("lint", "")
 	}
 	prog.total()

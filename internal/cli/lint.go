@@ -156,11 +156,16 @@ func countLine(rep *lint.Report) string {
 // maxLintExamples is how many findings generate shows in its summary.
 const maxLintExamples = 3
 
-// printLintSummary is what generate prints after writing: errors and
-// warnings counted per rule, plus the first few findings.
-func printLintSummary(w io.Writer, srv *ir.Server, src lint.Sources) {
+// lintModel lints a generated server and places its findings.
+func lintModel(srv *ir.Server, src lint.Sources) *lint.Report {
 	rep := lint.Check(srv, lint.Config{})
 	lint.Locate(rep, srv, src)
+	return rep
+}
+
+// printLintSummary is what generate prints after writing: errors and
+// warnings counted per rule, plus the first few findings.
+func printLintSummary(w io.Writer, rep *lint.Report) {
 	var shown []lint.Finding
 	perRule := map[string]int{}
 	for _, f := range rep.Findings {
