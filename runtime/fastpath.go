@@ -65,10 +65,51 @@ type fastPath struct {
 	nprobe atomic.Int32                      // len(probes), read without the lock on every SDK write
 
 	dirty bool // the stream left a value boundary: no more fast calls (reader goroutine only)
+
+	// Calls run on workers that outlive them: a fresh goroutine per call
+	// grew its stack from 8 KiB through every call (8% of a stdio
+	// server's CPU), a worker keeps the stack it grew. jobs hands a call
+	// to an idle worker; idle counts them.
+	jobs chan func()
+	idle atomic.Int32
 }
 
+// maxIdleWorkers bounds the workers kept waiting for calls; more are
+// started when calls arrive faster, and exit once they are idle.
+const maxIdleWorkers = 16
+
 func newFastPath(ctx context.Context, s *Server, out io.Writer) *fastPath {
-	return &fastPath{s: s, ctx: ctx, out: out, metaOK: map[string]bool{}, probes: map[string]string{}, calls: map[jsonrpc.ID]context.CancelFunc{}}
+	return &fastPath{s: s, ctx: ctx, out: out, metaOK: map[string]bool{}, probes: map[string]string{},
+		calls: map[jsonrpc.ID]context.CancelFunc{}, jobs: make(chan func())}
+}
+
+// run hands job to an idle worker, or starts one: it never waits, so the
+// reader goes on reading while calls run.
+func (f *fastPath) run(job func()) {
+	select {
+	case f.jobs <- job:
+	default:
+		go f.work(job)
+	}
+}
+
+// work runs job, then the jobs handed to it while it waits, until more
+// workers than maxIdleWorkers wait or the session ends.
+func (f *fastPath) work(job func()) {
+	for {
+		job()
+		if f.idle.Add(1) > maxIdleWorkers {
+			f.idle.Add(-1)
+			return
+		}
+		select {
+		case job = <-f.jobs:
+			f.idle.Add(-1)
+		case <-f.ctx.Done():
+			f.idle.Add(-1)
+			return
+		}
+	}
 }
 
 // fastReader is the SDK's view of stdin: every line except the
@@ -181,7 +222,7 @@ func (f *fastPath) intercept(line []byte) bool {
 	f.calls[c.id] = cancel
 	f.mu.Unlock()
 	f.s.inflight.Add(1) // before the goroutine: end of input waits for it
-	go f.serve(ctx, cancel, ss, bt, c)
+	f.run(func() { f.serve(ctx, cancel, ss, bt, c) })
 	return true
 }
 
