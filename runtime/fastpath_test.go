@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -317,6 +318,7 @@ func FuzzParseFastCall(f *testing.F) {
 // (the reader's buffer is reused while earlier calls still run).
 func TestFastPathPipelined(t *testing.T) {
 	srv := fastTestServer(t, testUpstream(t).URL, true)
+	before := goruntime.NumGoroutine()
 	steps := []scriptStep{{line: legacyInit, wait: true},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_pet","arguments":{"petId":"p1"}}}`, wait: true}}
 	const n = 300
@@ -343,6 +345,9 @@ func TestFastPathPipelined(t *testing.T) {
 	if srv.fastCalls.Load() < n-1 {
 		t.Errorf("fast path served %d of %d calls", srv.fastCalls.Load(), n-1)
 	}
+	// The workers that ran the calls end with the session.
+	srv.Close()
+	checkNoLeak(t, before)
 }
 
 // TestServeIOInProcess: an in-process go-sdk client over ServeIO gets
