@@ -4,7 +4,7 @@
 //
 //	direct  net/http GET /store/inventory on a shared client
 //	inmem   go-sdk client -> in-process server over the SDK's in-memory transports (MCPServer().Connect)
-//	inmemio go-sdk client -> in-process server over in-memory pipes (Server.ServeIO, fast path)
+//	inmemio go-sdk client -> in-process server over Server.InMemoryTransport (ServeIO, fast path)
 //	stdio   go-sdk client -> server binary over stdio
 //	rawstdio minimal pipelining JSON-RPC client -> server binary over stdio
 //	http    go-sdk client -> server binary over Streamable HTTP
@@ -233,9 +233,10 @@ func runInMem(base string) result {
 	return measure("in memory", "go-sdk, SDK transports (same process)", sdkCall(cs))
 }
 
-// runInMemIO is runInMem with the server behind Server.ServeIO over
-// in-process pipes: the same newline-delimited JSON as the SDK's
-// in-memory transports, with the runtime's fast path.
+// runInMemIO is runInMem with the server behind
+// Server.InMemoryTransport (ServeIO over in-process pipes): the same
+// newline-delimited JSON as the SDK's in-memory transports, with the
+// runtime's fast path.
 func runInMemIO(base string) result {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400) // what the generated main does
@@ -243,12 +244,9 @@ func runInMemIO(base string) result {
 	}
 	srv, err := petstore.New(petstore.Options{BaseURL: base})
 	must(err)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go srv.ServeIO(ctx, inR, outW)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, srv.InMemoryTransport(ctx), nil)
 	must(err)
 	defer cs.Close()
 	if *cpuProfile != "" {
@@ -257,7 +255,7 @@ func runInMemIO(base string) result {
 		must(pprof.StartCPUProfile(f))
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
-	return measure("in memory", "go-sdk, Server.ServeIO (same process)", sdkCall(cs))
+	return measure("in memory", "go-sdk, Server.InMemoryTransport (same process)", sdkCall(cs))
 }
 
 func startServer(args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, *bufio.Reader) {

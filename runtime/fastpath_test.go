@@ -377,3 +377,27 @@ func TestServeIOInProcess(t *testing.T) {
 		t.Error("ServeIO set the stdio caller identity")
 	}
 }
+
+// TestInMemoryTransport: a go-sdk client on InMemoryTransport gets the
+// fast path, and closing it ends the session and its goroutines.
+func TestInMemoryTransport(t *testing.T) {
+	srv := fastTestServer(t, testUpstream(t).URL, true)
+	before := goruntime.NumGoroutine()
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, srv.InMemoryTransport(ctx), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_pet", Arguments: map[string]any{"petId": strconv.Itoa(i)}})
+		if err != nil || res.IsError {
+			t.Fatalf("call: %v %s", err, resultText(res))
+		}
+	}
+	if n := srv.fastCalls.Load(); n < 19 {
+		t.Errorf("fast path served %d of 20 calls", n)
+	}
+	cs.Close()
+	srv.Close()
+	checkNoLeak(t, before)
+}
