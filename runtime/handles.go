@@ -276,7 +276,7 @@ func (h *handleManager) resolve(ctx context.Context, in HandleInput, arg any, ow
 	v, _ := arg.(string)
 	if !wellFormed(t, v) {
 		return nil, inputFailure(fmt.Sprintf("Invalid arguments: %s is not %s handle. Handles look like %s followed by %d characters (lower-case letters and the digits 2 to 7) and come only from %s; call it to get one, then call again with the handle it returns.",
-			argLabel(in.Arg, arg), withArticle(in.Type), t.Prefix, handleRandLen, creatorsText(t)))
+			argLabel(in.Arg, arg), WithArticle(in.Type), t.Prefix, handleRandLen, creatorsText(t)))
 	}
 	rec, ok, err := h.store.Get(ctx, h.key(v))
 	if err != nil {
@@ -376,9 +376,12 @@ func (s *Server) addHandle(ctx context.Context, bt *boundTool, res *mcp.CallTool
 	return structuredResult(m)
 }
 
-// withArticle puts "a" or "an" before a word, by its first letter.
-func withArticle(word string) string {
-	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+// WithArticle puts "a" or "an" before a word, by its first letter: "an"
+// before a, e, i and o. Not before u: "a user", "a uuid" and "a URL" read
+// right far more often than "an update". The generator's messages and
+// drafted descriptions use the same rule.
+func WithArticle(word string) string {
+	if word != "" && strings.ContainsRune("aeioAEIO", rune(word[0])) {
 		return "an " + word
 	}
 	return "a " + word

@@ -12,9 +12,10 @@ func TestHandleExampleWellFormed(t *testing.T) {
 }
 
 func TestWithArticle(t *testing.T) {
-	for in, want := range map[string]string{"appointment": "an appointment", "ticket": "a ticket", "order": "an order"} {
-		if got := withArticle(in); got != want {
-			t.Errorf("withArticle(%q) = %q, want %q", in, got, want)
+	for in, want := range map[string]string{"appointment": "an appointment", "ticket": "a ticket", "order": "an order",
+		"Item": "an Item", "user": "a user", "uuid": "a uuid", "": "a "} {
+		if got := WithArticle(in); got != want {
+			t.Errorf("WithArticle(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

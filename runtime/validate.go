@@ -1155,7 +1155,7 @@ func typeWithArticle(typeName string) string {
 	if typeName == "null" {
 		return "null"
 	}
-	return withArticle(typeName)
+	return WithArticle(typeName)
 }
 
 func describeValue(value any) string {

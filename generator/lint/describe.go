@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
@@ -202,7 +203,7 @@ func resourceOf(path string) (res string) {
 	var segs []string
 	for _, s := range strings.Split(path, "/") {
 		low := strings.ToLower(s)
-		if s == "" || low == "api" || isVersion(low) {
+		if s == "" || low == "api" || mapping.IsVersionSegment(low) {
 			continue
 		}
 		segs = append(segs, s)
@@ -213,7 +214,7 @@ func resourceOf(path string) (res string) {
 			continue
 		}
 		if i == len(segs)-1 && isAction(s) {
-			if w := nameWords(snake(s))[0]; !lookupVerbs[w] {
+			if w := nameWords(mapping.SnakeCase(s))[0]; !lookupVerbs[w] {
 				// login, uploadImage: an action of its own.
 				defer func() { res += ":" + w }()
 			}
@@ -229,7 +230,7 @@ func resourceOf(path string) (res string) {
 var lookupVerbs = wordSet("find search list get query lookup filter")
 
 func isAction(seg string) bool {
-	words := nameWords(snake(seg))
+	words := nameWords(mapping.SnakeCase(seg))
 	switch len(words) {
 	case 0:
 		return false
@@ -243,15 +244,3 @@ func isAction(seg string) bool {
 
 var singleActions = wordSet(`activate approve archive cancel close confirm count deactivate disable enable export find
 import login logout pause publish query refresh reject reopen restart resume search start stop sync unpublish validate verify`)
-
-func isVersion(s string) bool {
-	if len(s) < 2 || s[0] != 'v' {
-		return false
-	}
-	for _, r := range s[1:] {
-		if (r < '0' || r > '9') && r != '.' {
-			return false
-		}
-	}
-	return true
-}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 )
 
 // Rule describes one lint rule.
@@ -88,7 +89,7 @@ func (c *checker) namespaces() {
 	if len(missing) == 0 {
 		return
 	}
-	ns := snake(c.srv.Name)
+	ns := mapping.SnakeCase(c.srv.Name)
 	if len(missing) == len(c.srv.Tools) && len(missing) > 1 {
 		c.add("name-namespace", "", "", fmt.Sprintf("none of the %d tool names starts with a namespace such as %q; next to other servers' tools, names like %q are ambiguous", len(missing), ns+"_", missing[0]),
 			fmt.Sprintf("set tool_prefix: %s in oa2mcp.yaml (or --tool-prefix %s)", ns, ns))

@@ -2,9 +2,9 @@ package lint
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 )
 
 // verbs start verb-object tool names. The list is generous: a name
@@ -61,34 +61,14 @@ func wordSet(s string) map[string]bool {
 // nameWords splits a tool name into lower-case words at "_", "-", "."
 // and camel-case humps.
 func nameWords(name string) []string {
-	return strings.FieldsFunc(snake(name), func(r rune) bool { return r == '_' })
-}
-
-// snake converts camelCase and separators to snake_case.
-func snake(s string) string {
-	var b strings.Builder
-	rs := []rune(s)
-	for i, r := range rs {
-		switch {
-		case r == '-' || r == '.' || r == ' ' || r == '/':
-			b.WriteByte('_')
-		case unicode.IsUpper(r):
-			if i > 0 && (unicode.IsLower(rs[i-1]) || (i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]))) {
-				b.WriteByte('_')
-			}
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return strings.FieldsFunc(mapping.SnakeCase(name), func(r rune) bool { return r == '_' })
 }
 
 // namespaceOf returns the namespace prefix of a tool name (with its
 // trailing "_"), or "". A namespace is the server name in snake case, or
 // a first word all tools share that is not a verb.
 func namespaceOf(srv *ir.Server, name string) string {
-	if ns := snake(srv.Name) + "_"; strings.HasPrefix(name, ns) && len(name) > len(ns) {
+	if ns := mapping.SnakeCase(srv.Name) + "_"; strings.HasPrefix(name, ns) && len(name) > len(ns) {
 		return ns
 	}
 	words := nameWords(name)

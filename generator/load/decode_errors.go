@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // Decode errors come from kin-openapi's YAML and JSON decoders, which
@@ -173,7 +175,7 @@ func modelWords(name string) string {
 	if w, ok := modelNames[name]; ok {
 		return w
 	}
-	return withArticle(strings.ToLower(splitCamel(strings.TrimSuffix(name, "Ref"))) + " object")
+	return runtime.WithArticle(strings.ToLower(splitCamel(strings.TrimSuffix(name, "Ref"))) + " object")
 }
 
 // splitCamel turns "RequestBody" into "Request Body".
@@ -186,13 +188,6 @@ func splitCamel(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-func withArticle(s string) string {
-	if s != "" && strings.ContainsRune("aeio", rune(s[0])) {
-		return "an " + s
-	}
-	return "a " + s
 }
 
 // scrubGoTypes replaces any Go type name left in a message by words.

@@ -94,15 +94,15 @@ func alternatives(arms []*load.Schema, w *schemaWriter, depth int) string {
 // synthDescription writes a property description when the spec has none,
 // from the name, type and constraints, so every property explains itself.
 func synthDescription(name string, s *load.Schema, w *schemaWriter) string {
-	words := strings.ToLower(humanize(snakeCase(name)))
+	words := strings.ToLower(humanize(SnakeCase(name)))
 	if words == "" {
 		words = name
 	}
-	desc := fmt.Sprintf("The %s, as %s.", words, withArticle(typeSummary(s, w)))
+	desc := fmt.Sprintf("The %s, as %s.", words, runtime.WithArticle(typeSummary(s, w)))
 	if values := itemEnum(s, w); values != "" {
 		// One sentence, so that the values survive when compression keeps
 		// only the first sentence and drops the items' enum.
-		return fmt.Sprintf("The %s, as %s, each one of: %s.", words, withArticle(typeSummary(s, w)), values)
+		return fmt.Sprintf("The %s, as %s, each one of: %s.", words, runtime.WithArticle(typeSummary(s, w)), values)
 	}
 	if r := w.resolve(s); r != nil {
 		if f := formatHint(r.Format); f != "" {
@@ -131,19 +131,7 @@ func itemEnum(s *load.Schema, w *schemaWriter) string {
 
 // synthDescriptionText describes a property known only by name and type.
 func synthDescriptionText(name, typ string) string {
-	return fmt.Sprintf("The %s, as %s.", strings.ToLower(humanize(snakeCase(name))), withArticle(typ))
-}
-
-func withArticle(s string) string {
-	if s == "" {
-		return s
-	}
-	// "u" is left out on purpose: "a User", "a uuid" read right more often.
-	switch s[0] {
-	case 'a', 'e', 'i', 'o', 'A', 'E', 'I', 'O':
-		return "an " + s
-	}
-	return "a " + s
+	return fmt.Sprintf("The %s, as %s.", strings.ToLower(humanize(SnakeCase(name))), runtime.WithArticle(typ))
 }
 
 // formatHint explains common formats with an example value.
@@ -217,7 +205,7 @@ func derivedPurpose(op *load.Operation) string {
 		if !one {
 			return sentence("list or read " + resource + by)
 		}
-		return sentence("get " + withArticle(singular(resource)) + by)
+		return sentence("get " + runtime.WithArticle(singular(resource)) + by)
 	case "QUERY":
 		return sentence("search " + resource + by)
 	case "POST":
@@ -247,9 +235,9 @@ func resourceWords(path string) (string, []string) {
 		switch {
 		case seg == "":
 		case strings.HasPrefix(seg, "{"):
-			params = append(params, strings.ToLower(humanize(snakeCase(seg))))
+			params = append(params, strings.ToLower(humanize(SnakeCase(seg))))
 		default:
-			lits = append(lits, strings.ToLower(humanize(snakeCase(seg))))
+			lits = append(lits, strings.ToLower(humanize(SnakeCase(seg))))
 		}
 	}
 	if len(lits) > 2 {
@@ -369,14 +357,14 @@ func shapeWords(s *load.Schema, w *schemaWriter) string {
 		names = r.PropertyOrder // with additionalProperties, say
 	}
 	if len(names) == 0 {
-		return withArticle(typeSummary(s, w))
+		return runtime.WithArticle(typeSummary(s, w))
 	}
 	more := ""
 	if len(names) > maxListedFields {
 		more = fmt.Sprintf(" and %d more", len(names)-maxListedFields)
 		names = names[:maxListedFields]
 	}
-	return withArticle(typeSummary(s, w)) + " with fields " + strings.Join(names, ", ") + more
+	return runtime.WithArticle(typeSummary(s, w)) + " with fields " + strings.Join(names, ", ") + more
 }
 
 // effectSentence says what a call changes, from the method's semantics:

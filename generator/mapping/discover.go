@@ -58,7 +58,7 @@ func discovery(infos []*opInfo, used map[*opInfo]bool, tools []ir.Tool, prefix s
 	sort.Slice(entries, func(i, j int) bool { return entries[i].op.Tool.Name < entries[j].op.Tool.Name })
 	out := &runtime.Discovery{Topics: topics(rest)}
 	if prefix != "" {
-		out.Prefix = snakeCase(prefix) + "_"
+		out.Prefix = SnakeCase(prefix) + "_"
 	}
 	docs := make([]discover.Doc, len(entries))
 	for i, e := range entries {
@@ -98,7 +98,7 @@ func unusedNames(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool) ([]*op
 func checkReserved(tools []ir.Tool, prefix string, problems *diag.List) {
 	p := ""
 	if prefix != "" {
-		p = snakeCase(prefix) + "_"
+		p = SnakeCase(prefix) + "_"
 	}
 	for _, t := range tools {
 		for _, base := range []string{runtime.SearchToolName, runtime.DescribeToolName, runtime.CallToolName} {

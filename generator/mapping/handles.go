@@ -33,7 +33,7 @@ func finalName(name string, f *overrides.Field) string {
 // toolNameOf is a file tool's final name.
 func (tb *taskBuilder) toolNameOf(t *overrides.Tool) string {
 	if tb.prefix != "" {
-		return snakeCase(tb.prefix) + "_" + t.Name
+		return SnakeCase(tb.prefix) + "_" + t.Name
 	}
 	return t.Name
 }

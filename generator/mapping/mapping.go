@@ -193,7 +193,7 @@ func serverInfo(doc *load.Document, cfg Config) *ir.Server {
 	srv.Name, srv.Title, srv.Version, srv.EnvPrefix = name, doc.Title, doc.APIVersion, envName(name)
 	srv.Extend = ovs.Extend
 	if srv.Title == "" {
-		srv.Title = humanize(snakeCase(name))
+		srv.Title = humanize(SnakeCase(name))
 	}
 	if srv.Version == "" {
 		srv.Version = "0.0.0"
@@ -254,12 +254,12 @@ func toolNames(ops []*load.Operation, prefix string) []string {
 		if base == "" {
 			base = methodPathName(op.Method, op.Path)
 		}
-		name := snakeCase(base)
+		name := SnakeCase(base)
 		if name == "" {
 			name = methodPathName(op.Method, op.Path)
 		}
 		if prefix != "" {
-			name = snakeCase(prefix) + "_" + name
+			name = SnakeCase(prefix) + "_" + name
 		}
 		wanted[i] = shorten(name, maxToolName)
 	}
@@ -274,17 +274,19 @@ func methodPathName(method, path string) string {
 	for _, seg := range strings.Split(path, "/") {
 		low := strings.ToLower(seg)
 		switch {
-		case seg == "", low == "api", isVersionSegment(low):
+		case seg == "", low == "api", IsVersionSegment(low):
 		case strings.HasPrefix(seg, "{"):
-			parts = append(parts, "by", snakeCase(seg))
+			parts = append(parts, "by", SnakeCase(seg))
 		default:
-			parts = append(parts, snakeCase(seg))
+			parts = append(parts, SnakeCase(seg))
 		}
 	}
 	return strings.Join(nonEmpty(parts), "_")
 }
 
-func isVersionSegment(s string) bool {
+// IsVersionSegment reports whether a path segment is an API version
+// ("v1", "v2.1"), which names neither a resource nor an action.
+func IsVersionSegment(s string) bool {
 	if len(s) < 2 || s[0] != 'v' {
 		return false
 	}

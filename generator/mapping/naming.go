@@ -12,10 +12,12 @@ import (
 // (MCP itself allows 128).
 const maxToolName = 64
 
-// snakeCase turns an identifier-ish string ("getPetById", "Get-Pet By ID",
+// SnakeCase turns an identifier-ish string ("getPetById", "Get-Pet By ID",
 // "/pet/{petId}") into lower snake case ("get_pet_by_id"). Only ASCII
-// letters and digits survive; everything else separates words.
-func snakeCase(s string) string {
+// letters and digits survive; everything else separates words. It is the
+// one naming rule: tool names, prefixes, lint's namespace advice and
+// init's drafts all use it.
+func SnakeCase(s string) string {
 	words := splitWords(s)
 	for i, w := range words {
 		words[i] = strings.ToLower(w)
@@ -158,5 +160,5 @@ func packageName(s string) string {
 
 // envName turns s into an environment variable fragment: upper snake case.
 func envName(s string) string {
-	return strings.ToUpper(snakeCase(s))
+	return strings.ToUpper(SnakeCase(s))
 }

@@ -19,7 +19,7 @@ func TestSnakeCase(t *testing.T) {
 		"部门列表":                       "",
 	}
 	for in, want := range cases {
-		if got := snakeCase(in); got != want {
+		if got := SnakeCase(in); got != want {
 			t.Errorf("snakeCase(%q) = %q, want %q", in, got, want)
 		}
 	}

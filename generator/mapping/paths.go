@@ -56,7 +56,7 @@ func (tb *taskBuilder) checkTotal(w *schemaWriter, base *load.Schema, total, at 
 	}
 	s := tb.walkPath(w, base, total, at, "the total count")
 	if r := w.resolve(s); r != nil && r.Type != "" && r.Type != "integer" && r.Type != "number" {
-		tb.problems.Errorf(tb.ov.Pos(at), "point total at the number of items in all", "output.list.total %q is %s, not a number", total, withArticle(r.Type))
+		tb.problems.Errorf(tb.ov.Pos(at), "point total at the number of items in all", "output.list.total %q is %s, not a number", total, runtime.WithArticle(r.Type))
 	}
 }
 

@@ -80,7 +80,7 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	tool := ir.Tool{Pos: tb.ov.Pos(path)}
 	tool.Name = t.Name
 	if tb.prefix != "" {
-		tool.Name = snakeCase(tb.prefix) + "_" + t.Name
+		tool.Name = SnakeCase(tb.prefix) + "_" + t.Name
 	}
 	before := len(tb.problems.Errors())
 	in := newTaskInput()

@@ -95,7 +95,7 @@ func describeSchema(s map[string]any) string {
 	if t == "" {
 		t = "value"
 	}
-	out := withArticle(t)
+	out := runtime.WithArticle(t)
 	if p, ok := s["pattern"].(string); ok {
 		out += " matching " + p
 	}

@@ -3,6 +3,9 @@ package scaffold
 import (
 	"regexp"
 	"strings"
+
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // Limits on drafted text: descriptions are read by the model on every
@@ -43,7 +46,7 @@ func (d *draft) description(c *candidate) string {
 			"Use it when the user asks about "+plural(noun)+"; the action input says how to look them up.")
 	default:
 		parts = append(parts, writePurpose(c.ops, noun), d.tagSentence(c.cluster),
-			"Use it when the user wants to "+joinOr(mainVerbs(c.ops))+" "+article(noun)+".")
+			"Use it when the user wants to "+joinOr(mainVerbs(c.ops))+" "+runtime.WithArticle(noun)+".")
 	}
 	parts = append(parts, d.siblings(c)...)
 	if len(c.ops) > 1 {
@@ -58,7 +61,7 @@ func readPurpose(c *candidate, noun string) string {
 	key := itemKey(c.ops)
 	switch {
 	case !anyCollection(c.ops):
-		return "Get " + article(noun) + " by its " + key + "."
+		return "Get " + runtime.WithArticle(noun) + " by its " + key + "."
 	case key != "":
 		return "Find " + plural(noun) + ", or get one by its " + key + "."
 	}
@@ -71,7 +74,7 @@ func itemKey(ops []*opInfo) string {
 	for _, o := range ops {
 		if o.shape.item && o.shape.action == "" {
 			segs := pathSegments(o.op.Path)
-			return words(snake(segs[len(segs)-1].text))
+			return words(mapping.SnakeCase(segs[len(segs)-1].text))
 		}
 	}
 	return ""
@@ -272,13 +275,6 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func article(noun string) string {
-	if noun != "" && strings.ContainsRune("aeioAEIO", rune(noun[0])) {
-		return "an " + noun
-	}
-	return "a " + noun
 }
 
 // joinOr joins items as prose: "a", "a or b", "a, b or c".

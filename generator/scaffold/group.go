@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/lint"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
@@ -101,16 +102,16 @@ func pathShape(method, path string) shape {
 	afterParam := i > 0 && segs[i-1].param
 	verb := isVerbSegment(last, method == "POST" && afterParam)
 	if segs[i].method {
-		verb = lint.IsVerb(firstWord(snake(last)))
+		verb = lint.IsVerb(firstWord(mapping.SnakeCase(last)))
 	}
 	if verb || segs[i].method || (afterParam && !isPlural(last)) {
 		if j := lastLiteral(segs, i-1); j >= 0 {
-			sh.action, sh.verb = snake(last), verb
+			sh.action, sh.verb = mapping.SnakeCase(last), verb
 			last = segs[j].text
 		}
 	}
 	sh.singleton = !sh.item && sh.action == "" && !isPlural(last)
-	sh.noun = runtime.Singular(snake(last))
+	sh.noun = runtime.Singular(mapping.SnakeCase(last))
 	if sh.noun == "" {
 		sh.noun = "root"
 	}
@@ -123,7 +124,7 @@ func pathShape(method, path string) shape {
 // (findByStatus, uploadImage), unless they are a plural snake-case noun
 // phrase (report_runs, order_returns).
 func isVerbSegment(seg string, postToItem bool) bool {
-	words := strings.Split(snake(seg), "_")
+	words := strings.Split(mapping.SnakeCase(seg), "_")
 	if len(words) == 1 {
 		return lint.IsActionSegment(seg) || postToItem && lint.IsVerb(words[0])
 	}
@@ -180,7 +181,7 @@ func groupOperations(ops []*opInfo) []*cluster {
 	byKey := map[string]*cluster{}
 	var out []*cluster
 	for _, o := range ops {
-		key := snake(o.tag) + "|" + o.shape.noun
+		key := mapping.SnakeCase(o.tag) + "|" + o.shape.noun
 		cl := byKey[key]
 		if cl == nil {
 			cl = &cluster{tag: o.tag, noun: o.shape.noun}
@@ -283,7 +284,7 @@ var keySuffixRE = regexp.MustCompile(`_(id|ids|uuid|uuids|key|sid|name)$`)
 // keyNoun is the resource an input names when it is a key: customer,
 // customer_id and droplet_ids name one; tags, a list of values, does not.
 func keyNoun(input string) (string, bool) {
-	name := snake(input)
+	name := mapping.SnakeCase(input)
 	if stem := keySuffixRE.ReplaceAllString(name, ""); stem != name {
 		return runtime.Singular(stem), true
 	}

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/oa2mcp/oa2mcp/generator/lint"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
@@ -124,7 +125,7 @@ func methodVerb(method string, item bool) string {
 // want: the tag alone when it already names the resource ("Droplet
 // Actions" for actions), else tag and resource.
 func tagNoun(cl *cluster) string {
-	t := snake(cl.tag)
+	t := mapping.SnakeCase(cl.tag)
 	if strings.Contains(t, cl.noun) {
 		return runtime.Singular(t)
 	}
@@ -196,7 +197,7 @@ func idVerb(o *opInfo) string {
 	if o.op.ID == "" {
 		return ""
 	}
-	w, _, _ := strings.Cut(snake(o.op.ID), "_")
+	w, _, _ := strings.Cut(mapping.SnakeCase(o.op.ID), "_")
 	if !lint.IsVerb(w) || genericVerbs[w] {
 		return ""
 	}
@@ -230,7 +231,7 @@ func distinctWords(o *opInfo, ops []*opInfo, base []string, name string) string 
 // resource's own words.
 func idWords(o *opInfo) []string {
 	var out []string
-	for _, w := range strings.Split(snake(o.ref), "_") {
+	for _, w := range strings.Split(mapping.SnakeCase(o.ref), "_") {
 		if w != "" && w != o.shape.noun && w != plural(o.shape.noun) {
 			out = append(out, w)
 		}
@@ -303,27 +304,4 @@ func plural(noun string) string {
 		return noun + "es"
 	}
 	return noun + "s"
-}
-
-// snake lower-cases s into ASCII words joined by "_", splitting camel
-// case: "findPetsByStatus" → "find_pets_by_status".
-func snake(s string) string {
-	var b strings.Builder
-	prevLower := false
-	for _, r := range s {
-		switch {
-		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			if unicode.IsUpper(r) && prevLower {
-				b.WriteByte('_')
-			}
-			b.WriteRune(unicode.ToLower(r))
-			prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
-		default:
-			if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
-				b.WriteByte('_')
-			}
-			prevLower = false
-		}
-	}
-	return strings.Trim(b.String(), "_")
 }
