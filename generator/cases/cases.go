@@ -384,10 +384,17 @@ func (b *builder) unusedInput(args map[string]any) (struct {
 	return res, false
 }
 
-// access builds cases of callers who may not do the call: one without
-// the tool's scopes, one with another caller's handle.
+// access builds cases of other callers: one without the tool's scopes,
+// one with another caller's handle, and, when the tool binds the
+// caller's identity, another caller, whose own identity the upstream
+// must receive (the fake upstream checks every identity-bound value).
 func (b *builder) access(normal oa2mcptest.Case) []oa2mcptest.Case {
 	var out []oa2mcptest.Case
+	if len(b.t.IdentityClaims()) > 0 && normal.WantUpstream && !normal.WantError {
+		c := normal
+		c.Name, c.Caller = "another caller gets their own data", oa2mcptest.CallerOther
+		out = append(out, c)
+	}
 	if len(b.t.Scopes) > 0 {
 		c := normal
 		c.Name, c.Caller, c.WantError, c.WantKind, c.WantUpstream = "caller without scope", oa2mcptest.CallerNoScope, true, runtime.KindForbidden, false

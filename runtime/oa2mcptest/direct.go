@@ -121,7 +121,7 @@ func (d *directRun) runCase(ctx context.Context, c *Case) []string {
 		}
 		args[in.Arg] = h
 	}
-	cs := &caseState{fault: c.Fault, overrides: c.Responses}
+	cs := &caseState{fault: c.Fault, overrides: c.Responses, caller: d.claims(c.Caller)}
 	res, err := d.srv.CallTool(withCaseState(d.as(ctx, c.Caller), cs), c.Tool, args)
 	if err != nil {
 		return []string{fmt.Sprintf("protocol error %v for arguments %s", err, c.Args)}
@@ -140,11 +140,15 @@ func (d *directRun) runCase(ctx context.Context, c *Case) []string {
 
 // as puts a test caller's identity on ctx.
 func (d *directRun) as(ctx context.Context, caller string) context.Context {
+	return runtime.ContextWithCaller(ctx, d.claims(caller))
+}
+
+// claims are a test caller's claims.
+func (d *directRun) claims(caller string) map[string]string {
 	if caller == "" {
 		caller = CallerDefault
 	}
-	c := d.tokens[tokenOf(caller)]
-	return runtime.ContextWithCaller(ctx, c.AllClaims())
+	return d.tokens[tokenOf(caller)].AllClaims()
 }
 
 // createHandle runs the first success case of a tool creating a handle
@@ -172,7 +176,7 @@ func (d *directRun) createHandle(ctx context.Context, typ, caller string) (strin
 					args[k] = v
 				}
 			}
-			res, err := d.srv.CallTool(withCaseState(d.as(ctx, caller), &caseState{}), creator.Name, args)
+			res, err := d.srv.CallTool(withCaseState(d.as(ctx, caller), &caseState{caller: d.claims(caller)}), creator.Name, args)
 			if err != nil {
 				return "", err
 			}

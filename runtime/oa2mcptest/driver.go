@@ -215,6 +215,7 @@ type toolRun struct {
 	def      *runtime.ServerDef
 	upstream *Upstream
 	clients  map[string]*mcp.ClientSession
+	tokens   map[string]runtime.Caller
 	fails    []Failure
 	// cur is the case being run, for answering input_required forms.
 	mu  sync.Mutex
@@ -348,11 +349,12 @@ func (r *toolRun) start(ctx context.Context, opts Options) (func(), error) {
 			closers[i]()
 		}
 	}
+	r.tokens = tokens(r.def)
 	sopts := runtime.Options{
 		Now:     r.clock,
 		Timeout: opts.Timeout,
 		Getenv:  func(k string) string { return r.suite.Credentials[k] },
-		Auth:    &runtime.AuthOptions{Tokens: tokens(r.def)},
+		Auth:    &runtime.AuthOptions{Tokens: r.tokens},
 	}
 	upClient, upURL := r.serve(r.upstream, opts.Transport, &closers)
 	sopts.BaseURL, sopts.HTTPClient = upURL, upClient
@@ -444,6 +446,7 @@ func (r *toolRun) runCase(ctx context.Context, c *Case) {
 	r.mu.Lock()
 	r.cur = c
 	r.mu.Unlock()
+	r.upstream.SetCaller(r.tokens[tokenOf(c.Caller)].AllClaims())
 	before := r.upstream.Requests()
 	res, err := r.clients[c.Caller].CallTool(ctx, &mcp.CallToolParams{Name: c.Tool, Arguments: args})
 	reached := r.upstream.Requests() > before
@@ -509,6 +512,7 @@ func (r *toolRun) createHandle(ctx context.Context, typ, caller string) (string,
 			r.mu.Lock()
 			r.cur = cc
 			r.mu.Unlock()
+			r.upstream.SetCaller(r.tokens[tokenOf(caller)].AllClaims())
 			res, err := r.clients[caller].CallTool(ctx, &mcp.CallToolParams{Name: creator.Name, Arguments: args})
 			if err != nil {
 				return "", err

@@ -54,10 +54,14 @@ func FaultStatus(code int) string { return fmt.Sprintf("status:%d", code) }
 type Upstream struct {
 	ops       []fakeOp
 	responses map[string]Response
+	// identity lists, by OperationKey, the request values bound from the
+	// caller's identity, which must carry the calling caller's claims.
+	identity map[string][]identityValue
 
 	mu        sync.Mutex
 	fault     string
 	overrides map[string]Response
+	caller    map[string]string
 	problems  []string
 
 	requests atomic.Int64
@@ -78,7 +82,7 @@ type fakeOp struct {
 // OperationKey of each operation; an operation without one answers 200
 // with {}.
 func NewUpstream(def *runtime.ServerDef, responses map[string]Response) *Upstream {
-	u := &Upstream{responses: responses}
+	u := &Upstream{responses: responses, identity: identityValues(def)}
 	seen := map[string]bool{}
 	add := func(op *runtime.Operation) {
 		key := OperationKey(op)
@@ -141,6 +145,15 @@ func (u *Upstream) SetResponses(overrides map[string]Response) {
 	u.mu.Unlock()
 }
 
+// SetCaller sets the claims (runtime.Caller.AllClaims) of the caller of
+// the next calls: a request value bound from the caller's identity must
+// carry them. nil turns the check off.
+func (u *Upstream) SetCaller(claims map[string]string) {
+	u.mu.Lock()
+	u.caller = claims
+	u.mu.Unlock()
+}
+
 // Requests is the number of requests served so far.
 func (u *Upstream) Requests() int64 { return u.requests.Load() }
 
@@ -162,14 +175,14 @@ func (u *Upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 8<<20))
 	r.ContentLength = int64(len(body))
 	u.mu.Lock()
-	fault, overrides := u.fault, u.overrides
+	fault, overrides, caller := u.fault, u.overrides, u.caller
 	u.mu.Unlock()
 	cs := caseStateOf(r)
 	if cs != nil {
 		// A call made in process carries its own case (Direct): many
 		// cases share this upstream at once.
 		cs.requests.Add(1)
-		fault, overrides = cs.fault, cs.overrides
+		fault, overrides, caller = cs.fault, cs.overrides, cs.caller
 	}
 	if fault != "" {
 		serveFault(w, r, fault)
@@ -181,7 +194,11 @@ func (u *Upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, `{"message":"fake upstream: no such operation"}`)
 		return
 	}
-	if msg := checkRequest(op.op, r); msg != "" {
+	msg := checkRequest(op.op, r)
+	if msg == "" {
+		msg = checkIdentity(u.identity[op.key], r, body, caller)
+	}
+	if msg != "" {
 		u.problem(cs, op.key+": "+msg)
 		writeJSON(w, http.StatusBadRequest, fmt.Sprintf(`{"message":%q}`, "fake upstream: "+msg))
 		return
@@ -219,6 +236,7 @@ func (u *Upstream) problem(cs *caseState, msg string) {
 type caseState struct {
 	fault     string
 	overrides map[string]Response
+	caller    map[string]string // the calling caller's claims
 	requests  atomic.Int64
 	mu        sync.Mutex
 	problems  []string
