@@ -85,14 +85,15 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	before := len(tb.problems.Errors())
 	in := newTaskInput()
 	var methods []string
+	var opTool *opInfo
 	switch {
 	case t.Operation != "":
-		info := tb.lookup(t.Operation, path+".operation")
-		if info == nil {
+		opTool = tb.lookup(t.Operation, path+".operation")
+		if opTool == nil {
 			return tool, false
 		}
-		tb.operationTool(&tool, in, info, t, path)
-		methods = []string{info.op.Method}
+		tb.operationTool(&tool, in, opTool, t, path)
+		methods = []string{opTool.op.Method}
 	case len(t.Steps) > 0:
 		tool.Steps, methods = tb.steps(in, t.Steps, path+".steps")
 	case len(t.Actions) == 0:
@@ -102,6 +103,12 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	}
 	tb.rewriteInputs(&tool, in, t, path)
 	tb.stateInputs(&tool, in, t, path)
+	if opTool != nil {
+		// The operation's own description, for a file that gives none,
+		// names the inputs the model sends: not those the file binds or
+		// hides, and renamed ones by their new name.
+		tool.Description = toolDescription(opTool.op, visibleNotes(opTool.in.descs, in, t), opTool.in.w)
+	}
 	tool.Output = tb.output(t.Output)
 	normalizePaths(&tool)
 	tb.checkOutputPaths(&tool, in, t, path)
@@ -144,6 +151,24 @@ func (tb *taskBuilder) operationTool(tool *ir.Tool, in *taskInput, info *opInfo,
 		args = append(args, ir.Binding{Arg: name, Expr: "${input." + name + "}"})
 	}
 	tool.Steps = []ir.Step{{ID: "call", Op: info.call, Args: args}}
+}
+
+// visibleNotes are an operation's input notes as the tool's final inputs
+// have them: renamed as the file renames them, required as the tool
+// requires them, and without the inputs it binds (a value, the caller's
+// identity) or hides.
+func visibleNotes(notes []paramNote, in *taskInput, t *overrides.Tool) []paramNote {
+	var out []paramNote
+	for _, n := range notes {
+		if f := t.Input[n.name]; f != nil && f.Rename != "" {
+			n.name = f.Rename
+		}
+		if _, ok := in.props[n.name]; ok {
+			n.required = in.required[n.name]
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // taskAnnotations derives hints from every operation the tool may call,
