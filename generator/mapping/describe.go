@@ -200,22 +200,28 @@ func derivedPurpose(op *load.Operation) string {
 		by = " by its " + strings.Join(params, " and ")
 	}
 	one := len(params) > 0 && strings.HasSuffix(strings.TrimRight(op.Path, "/"), "}")
+	// A path ending in a parameter names one item: "delete an
+	// appointment by its id", not "delete appointments by its id".
+	item := resource
+	if one {
+		item = runtime.WithArticle(singular(resource))
+	}
 	switch op.Method {
 	case "GET":
 		if !one {
 			return sentence("list or read " + resource + by)
 		}
-		return sentence("get " + runtime.WithArticle(singular(resource)) + by)
+		return sentence("get " + item + by)
 	case "QUERY":
 		return sentence("search " + resource + by)
 	case "POST":
 		return sentence("create or submit " + resource + by)
 	case "PUT":
-		return sentence("replace " + resource + by)
+		return sentence("replace " + item + by)
 	case "PATCH":
-		return sentence("update " + resource + by)
+		return sentence("update " + item + by)
 	case "DELETE":
-		return sentence("delete " + resource + by)
+		return sentence("delete " + item + by)
 	}
 	return sentence(strings.ToLower(op.Method) + " " + resource + by)
 }

@@ -11,7 +11,7 @@ import "github.com/oa2mcp/oa2mcp/runtime"
 var toolDeleteItem = &runtime.Tool{
 	Name:        "delete_item",
 	Title:       "Delete item",
-	Description: "Delete items by its id. Requires id (integer, int64). Returns no content on success. Destructive: the deletion cannot be undone, so confirm with the user first.",
+	Description: "Delete an item by its id. Requires id (integer, int64). Returns no content on success. Destructive: the deletion cannot be undone, so confirm with the user first.",
 	InputSchema: `{
   "additionalProperties": false,
   "properties": {
