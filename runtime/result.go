@@ -50,7 +50,7 @@ func (s *Server) decodeSuccess(bt *boundTool, status int, b *upstreamBody) (*ups
 			return nil, s.badResponse(bt, status, b)
 		}
 		ur.kind, ur.value = bodyJSON, items
-	case IsJSONMedia(b.mediaType) || (b.mediaType == "" && json.Valid(b.data)):
+	case IsJSONMedia(b.mediaType) || b.mediaType == "" && json.Valid(b.data) || b.mediaType == "text/plain" && looksLikeJSON(b.data):
 		v, err := DecodeJSON(string(b.data))
 		if err != nil {
 			return nil, s.badResponse(bt, status, b)
@@ -66,6 +66,14 @@ func (s *Server) decodeSuccess(bt *boundTool, status int, b *upstreamBody) (*ups
 		ur.kind = bodyBinary
 	}
 	return ur, nil
+}
+
+// looksLikeJSON reports a JSON object or array: what an API labelled
+// text/plain (net/http's guess for unlabelled JSON) still means as JSON.
+// A bare word or number stays text.
+func looksLikeJSON(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[') && json.Valid(t)
 }
 
 // stepValue is what a step's response contributes to bindings and the

@@ -51,6 +51,10 @@ func testUpstream(t testing.TB) *httptest.Server {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, "[1, 2, 12345678901234567890]")
 	})
+	mux.HandleFunc("/sniffed", func(w http.ResponseWriter, r *http.Request) {
+		// No Content-Type: net/http sniffs "text/plain; charset=utf-8".
+		io.WriteString(w, `[{"id":"A1","n":12345678901234567890}]`)
+	})
 	mux.HandleFunc("/empty", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	mux.HandleFunc("/text", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -75,7 +79,7 @@ func testUpstream(t testing.TB) *httptest.Server {
 	// Not a ServeMux pattern: the mux would clean "/a/../b" paths.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/fail/") || strings.HasPrefix(r.URL.Path, "/slow") ||
-			slices.Contains([]string{"/list", "/empty", "/text", "/blob", "/jsonl", "/badjsonl", "/events"}, r.URL.Path) {
+			slices.Contains([]string{"/list", "/sniffed", "/empty", "/text", "/blob", "/jsonl", "/badjsonl", "/events"}, r.URL.Path) {
 			mux.ServeHTTP(w, r)
 			return
 		}
@@ -213,7 +217,7 @@ func testSpec() *ServerDef {
 				Op: &Operation{Method: "GET", Path: "/fail/{code}", Security: [][]string{{"query_key"}, {"api_key"}}, Params: []Param{
 					{Name: "code", Arg: "code", In: InPath, Style: "simple", Required: true}}}},
 			{Name: "fetch", Description: "Fetch a fixed path.",
-				InputSchema: obj(`"which":{"type":"string","enum":["slow","list","empty","text","blob","jsonl","events","badjsonl"]}`, "which"),
+				InputSchema: obj(`"which":{"type":"string","enum":["slow","list","sniffed","empty","text","blob","jsonl","events","badjsonl"]}`, "which"),
 				Op: &Operation{Method: "GET", Path: "/{which}", Params: []Param{
 					{Name: "which", Arg: "which", In: InPath, Style: "simple", Required: true}}}},
 		},
@@ -566,6 +570,8 @@ func TestUpstreamOutcomes(t *testing.T) {
 			[]string{"did not answer", "timeout", "retry once later"}, nil},
 		{"array wrapped", "fetch", map[string]any{"which": "list"}, false,
 			[]string{"[1,2,12345678901234567890]"}, nil},
+		{"JSON labelled text/plain", "fetch", map[string]any{"which": "sniffed"}, false,
+			[]string{`{"result":[{"id":"A1","n":12345678901234567890}]}`}, nil},
 		{"json lines as items", "fetch", map[string]any{"which": "jsonl"}, false,
 			[]string{`{"result":[{"n":1},{"n":2}]}`}, nil},
 		{"broken json lines", "fetch", map[string]any{"which": "badjsonl"}, true,
