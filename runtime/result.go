@@ -95,10 +95,7 @@ func (s *Server) operationResult(bt *boundTool, args map[string]any, ur *upstrea
 	case bodyJSON:
 		return s.finishResult(bt, shapeResult(ur.value, bt.spec.Output, args))
 	case bodyEmpty:
-		if bt.output != nil {
-			return s.finishResult(bt, map[string]any{})
-		}
-		return textResult(fmt.Sprintf("The call succeeded (HTTP %d %s) and the API returned no content.", ur.status, http.StatusText(ur.status)), false), nil
+		return s.noContentResult(bt, ur.status)
 	}
 	if bt.output != nil {
 		return nil, s.notJSON(bt, ur)
@@ -110,6 +107,16 @@ func (s *Server) operationResult(bt *boundTool, args map[string]any, ur *upstrea
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: ur.body.data, MIMEType: ur.body.mediaType}}}, nil
 	}
 	return textResult(fmt.Sprintf("The call succeeded and the API returned binary content (%s, %d bytes). It is not shown here.", mediaOr(ur.body.mediaType), len(ur.body.data)), false), nil
+}
+
+// noContentResult is the result of a call whose API answered without a
+// body: an empty object for a tool that promises structured output, else
+// a sentence saying so (a bare {"result":null} tells a model nothing).
+func (s *Server) noContentResult(bt *boundTool, status int) (*mcp.CallToolResult, *callError) {
+	if bt.output != nil {
+		return s.finishResult(bt, map[string]any{})
+	}
+	return textResult(fmt.Sprintf("The call succeeded (HTTP %d %s) and the API returned no content.", status, http.StatusText(status)), false), nil
 }
 
 // notJSON is the error of a tool promising structured output whose API

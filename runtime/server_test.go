@@ -220,6 +220,11 @@ func testSpec() *ServerDef {
 				InputSchema: obj(`"which":{"type":"string","enum":["slow","list","sniffed","empty","text","blob","jsonl","events","badjsonl"]}`, "which"),
 				Op: &Operation{Method: "GET", Path: "/{which}", Params: []Param{
 					{Name: "which", Arg: "which", In: InPath, Style: "simple", Required: true}}}},
+			{Name: "fetch_step", Description: "Fetch a fixed path in one step, as a task tool with rewritten inputs does.",
+				InputSchema: obj(`"which":{"type":"string","enum":["empty","blob","list"]}`, "which"),
+				Steps: []Step{{ID: "call", Op: Operation{Method: "GET", Path: "/{which}", Params: []Param{
+					{Name: "which", Arg: "which", In: InPath, Style: "simple", Required: true}}},
+					Args: []Binding{{Arg: "which", Expr: "${input.which}"}}}}},
 		},
 	}
 }
@@ -584,6 +589,12 @@ func TestUpstreamOutcomes(t *testing.T) {
 			[]string{"[This is the first 100 KiB of a 200 KiB result", "resources/read", "oa2mcp://results/"}, nil},
 		{"binary described", "fetch", map[string]any{"which": "blob"}, false,
 			[]string{"binary content (application/octet-stream, 1000 bytes)"}, nil},
+		{"no content from a step", "fetch_step", map[string]any{"which": "empty"}, false,
+			[]string{"succeeded (HTTP 204", "no content"}, []string{"null"}},
+		{"binary from a step is not called empty", "fetch_step", map[string]any{"which": "blob"}, false,
+			nil, []string{"no content"}},
+		{"JSON from a step", "fetch_step", map[string]any{"which": "list"}, false,
+			[]string{"12345678901234567890"}, nil},
 		{"echoed secret redacted", "create_pet", map[string]any{"name": "Rex"}, false,
 			[]string{"[REDACTED]"}, []string{testSecret}},
 	} {

@@ -46,6 +46,7 @@ type compiledBinding struct {
 type stepOutcome struct {
 	status  int
 	body    any
+	empty   bool // the API answered without a body
 	skipped bool
 	err     *callError
 	retries int
@@ -237,6 +238,12 @@ func (s *Server) runPlan(ctx context.Context, bt *boundTool, call *Call, args ma
 		return nil, cerr
 	}
 	merged, warnings := mergeOutcomes(steps, env.steps)
+	if len(steps) == 1 && merged == nil && len(warnings) == 0 {
+		if o := env.steps[steps[0].spec.ID]; o != nil && o.empty && o.err == nil {
+			// One step that got no content: as a plain operation tool.
+			return s.noContentResult(bt, o.status)
+		}
+	}
 	result := shapeResult(merged, bt.spec.Output, args)
 	if len(warnings) > 0 {
 		if m, ok := result.(map[string]any); ok {
@@ -333,7 +340,7 @@ func (s *Server) runStep(ctx context.Context, bt *boundTool, st *compiledStep, e
 	ur, cerr := s.execute(ctx, bt, st.op, args, stepRec)
 	out := &stepOutcome{status: stepRec.status, retries: stepRec.retries, err: cerr}
 	if cerr == nil {
-		out.body = ur.stepValue()
+		out.body, out.empty = ur.stepValue(), ur.kind == bodyEmpty
 	}
 	return out
 }
