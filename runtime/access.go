@@ -209,6 +209,18 @@ func (t *Tool) IdentityClaims() []string {
 	return claims
 }
 
+// stdioCallerExample is the setting that names a local stdio user to
+// bt: their id, scopes, and every other claim the tool binds.
+func (s *Server) stdioCallerExample(bt *boundTool) string {
+	v := "THEIR_USER_ID [SCOPE...]"
+	for _, c := range bt.claims {
+		if c != "sub" {
+			v += " " + c + "=THEIR_" + strings.ToUpper(c)
+		}
+	}
+	return envPrefix(s.spec) + "_STDIO_CALLER=\"" + v + "\""
+}
+
 // admit identifies the caller and applies the tool-level checks: an
 // identity when inputs are bound to it, the required scopes, and the rate
 // limit. It returns ctx carrying the caller and the caller's owner digest.
@@ -222,13 +234,17 @@ func (s *Server) admit(ctx context.Context, bt *boundTool, ti *auth.TokenInfo) (
 		// stdio has no tokens: the user who runs the server names
 		// themselves in its environment.
 		return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
-			msg: fmt.Sprintf("%s acts for a signed-in user, and this local server was started without one. Tell the user to set %s_STDIO_CALLER=\"THEIR_USER_ID [SCOPE...]\" in the server's environment and restart it; do not retry unchanged.", bt.spec.Name, envPrefix(s.spec))}
+			msg: fmt.Sprintf("%s acts for a signed-in user, and this local server was started without one. Tell the user to set %s in the server's environment and restart it; do not retry unchanged.", bt.spec.Name, s.stdioCallerExample(bt))}
 	}
 	if len(bt.claims) > 0 && sub == "" {
 		return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("%s acts for a signed-in user, and this call carries no verified identity. The user must connect with their own access token (bearer token) and try again.", bt.spec.Name)}
 	}
 	for _, c := range bt.claims {
+		if c != "sub" && sub != "" && claims[c] == "" && s.stdio.Load() && !overHTTP(ctx) {
+			return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
+				msg: fmt.Sprintf("%s needs the claim %q of the caller's identity, and %s_STDIO_CALLER gives none. Tell the user to set %s in the server's environment and restart it; do not retry unchanged.", bt.spec.Name, c, envPrefix(s.spec), s.stdioCallerExample(bt))}
+		}
 		if c != "sub" && sub != "" && claims[c] == "" {
 			return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
 				msg: fmt.Sprintf("%s needs the claim %q of the caller's identity, and the caller's token has none. Do not retry; tell the user their sign-in lacks %s.", bt.spec.Name, c, c)}

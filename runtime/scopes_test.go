@@ -103,3 +103,36 @@ func TestIdentityClaimMissing(t *testing.T) {
 		t.Errorf("caller with member_no: %v %s", err, resultText(res))
 	}
 }
+
+// TestStdioCallerHints: over stdio, a tool that binds a claim besides sub
+// tells the user the whole setting to make, with that claim, both when
+// no caller is set and when the set caller lacks the claim.
+func TestStdioCallerHints(t *testing.T) {
+	up := newSlowUpstream(t)
+	def := &ServerDef{Name: "lib", EnvPrefix: "LIB", Tools: []*Tool{{Name: "my_loans", InputSchema: `{"type":"object"}`,
+		Steps: []Step{{ID: "loans", Op: Operation{Method: "GET", Path: "/fast", Params: []Param{{Name: "X-Member", Arg: "m", In: InHeader, Style: "simple", Required: true}}},
+			Args: []Binding{{Arg: "m", Expr: "${identity.member_no}"}}}}}}}
+	const example = `LIB_STDIO_CALLER="THEIR_USER_ID [SCOPE...] member_no=THEIR_MEMBER_NO"`
+	for caller, want := range map[string][]string{
+		"":      {"started without one", example},
+		"alice": {`needs the claim "member_no"`, "LIB_STDIO_CALLER gives none", example},
+	} {
+		env := map[string]string{"LIB_STDIO_CALLER": caller}
+		srv, err := NewServer(def, Options{BaseURL: up.URL, Getenv: func(k string) string { return env[k] }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, closeFn := transports[1].connect(t, srv) // stdio
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "my_loans", Arguments: map[string]any{}})
+		if err != nil || !res.IsError {
+			t.Fatalf("caller %q: %v %s", caller, err, resultText(res))
+		}
+		for _, w := range want {
+			if !strings.Contains(resultText(res), w) {
+				t.Errorf("caller %q: %s\nlacks %s", caller, resultText(res), w)
+			}
+		}
+		closeFn()
+		srv.Close()
+	}
+}
