@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -40,9 +41,35 @@ type docData struct {
 
 	// Discovery describes the discovery tools; nil without discovery.
 	Discovery *docDiscovery
+	// StdioCallerExample is a $PREFIX_STDIO_CALLER value naming every
+	// claim besides sub that the tools bind.
+	StdioCallerExample string
 }
 
 type docCredential struct{ Env, Meaning string }
+
+// stdioCallerExample names the local user and every claim besides sub
+// the tools bind, as $PREFIX_STDIO_CALLER takes them; "" when the tools
+// bind only sub or nothing.
+func stdioCallerExample(tools []ir.Tool) string {
+	var claims []string
+	for i := range tools {
+		for _, c := range tools[i].IdentityClaims() {
+			if c != "sub" && !slices.Contains(claims, c) {
+				claims = append(claims, c)
+			}
+		}
+	}
+	if len(claims) == 0 {
+		return ""
+	}
+	slices.Sort(claims)
+	v := "alice"
+	for _, c := range claims {
+		v += " " + c + "=ALICES_" + strings.ToUpper(c)
+	}
+	return v
+}
 
 // addDocs renders README.md and .mcp.json into files.
 func addDocs(srv *ir.Server, files map[string][]byte) error {
@@ -67,6 +94,7 @@ func newDocData(srv *ir.Server) *docData {
 		Tools: srv.Tools, CallTests: !srv.NoCallTests,
 	}
 	d.Discovery = discoveryDoc(srv)
+	d.StdioCallerExample = stdioCallerExample(srv.Tools)
 	if d.ExampleBaseURL == "" || !strings.Contains(d.ExampleBaseURL, "://") {
 		d.ExampleBaseURL = "https://api.example.com"
 	}

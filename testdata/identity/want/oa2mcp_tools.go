@@ -144,7 +144,7 @@ var toolListLoans = &runtime.Tool{
 				},
 			},
 			Args: []runtime.Binding{
-				{Arg: "X-Member-Id", Expr: "${identity.sub}"},
+				{Arg: "X-Member-Id", Expr: "${identity.member_no}"},
 				{Arg: "limit", Const: "20"},
 				{Arg: "offset", Expr: "${input.offset}"},
 			},
