@@ -197,3 +197,43 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestWildcardBodyIsJSON: a body declared as */* (as Kubernetes declares
+// every create) with an object schema is JSON, its fields inputs of their
+// own; one with a string schema stays a raw string.
+func TestWildcardBodyIsJSON(t *testing.T) {
+	obj := &load.Schema{Type: "object", PropertyOrder: []string{"kind", "spec"}, Required: []string{"kind"},
+		Properties: map[string]*load.Schema{"kind": {Type: "string"}, "spec": {Type: "object"}}}
+	doc := &load.Document{
+		Title:   "Wild",
+		Schemas: map[string]*load.Schema{"Thing": obj},
+		Operations: []*load.Operation{
+			{ID: "createThing", Method: "POST", Path: "/things", RequestBody: &load.RequestBody{
+				Required: true, MediaType: "*/*", Schema: &load.Schema{Ref: "Thing"}}},
+			{ID: "uploadNote", Method: "POST", Path: "/notes", RequestBody: &load.RequestBody{
+				Required: true, MediaType: "*/*", Schema: &load.Schema{Type: "string"}}},
+		},
+	}
+	srv, probs := Build(doc, Config{})
+	if probs.HasErrors() {
+		t.Fatal(probs.Error())
+	}
+	for _, tool := range srv.Tools {
+		var schema struct {
+			Properties map[string]map[string]any `json:"properties"`
+		}
+		if err := json.Unmarshal([]byte(tool.InputSchema), &schema); err != nil {
+			t.Fatal(err)
+		}
+		switch tool.Op.OperationID {
+		case "createThing":
+			if tool.Op.Body.MediaType != "application/json" || schema.Properties["kind"] == nil || schema.Properties["body"] != nil {
+				t.Errorf("createThing: media type %q, inputs %v; want application/json with kind and spec", tool.Op.Body.MediaType, schema.Properties)
+			}
+		case "uploadNote":
+			if tool.Op.Body.MediaType != "*/*" || schema.Properties["body"]["type"] != "string" {
+				t.Errorf("uploadNote: media type %q, inputs %v; want a raw string body", tool.Op.Body.MediaType, schema.Properties)
+			}
+		}
+	}
+}

@@ -107,8 +107,8 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 	if rb == nil {
 		return nil
 	}
-	out := &ir.Body{MediaType: rb.MediaType, Required: rb.Required}
-	if props, order, req, ok := b.objectShape(rb.Schema); ok && isStructuredMedia(rb.MediaType) {
+	out := &ir.Body{MediaType: b.bodyMediaType(rb), Required: rb.Required}
+	if props, order, req, ok := b.objectShape(rb.Schema); ok && isStructuredMedia(out.MediaType) {
 		// A body whose schema requires properties is required, whatever
 		// requestBody.required says: many documents leave it out (it
 		// defaults to false), and a call without those properties fails.
@@ -129,14 +129,14 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 	}
 	name := b.claim("body", "request")
 	var schema map[string]any
-	if isStructuredMedia(rb.MediaType) {
+	if isStructuredMedia(out.MediaType) {
 		schema = b.w.convert(rb.Schema, 0)
 	} else {
 		schema = map[string]any{"type": "string"}
 	}
 	desc := clip(plainText(rb.Description), maxTopDescLen)
 	if desc == "" {
-		desc = fmt.Sprintf("Request body, sent as %s.", rb.MediaType)
+		desc = fmt.Sprintf("Request body, sent as %s.", out.MediaType)
 	}
 	b.add(name, schema, desc, rb.Required, rb.Schema)
 	out.Arg = name
@@ -232,6 +232,23 @@ func (b *inputBuilder) schema() map[string]any {
 
 // isStructuredMedia reports whether a body of this media type is built
 // from an object's fields (JSON, form or multipart) rather than sent raw.
+// bodyMediaType is the media type a body is sent as: the spec's, except
+// that a wildcard ("*/*", "application/*", which Kubernetes declares for
+// every create and replace) with an object or array schema is JSON. Sent
+// as a raw string, such a body made the model write JSON inside a string
+// and the request carried the invalid Content-Type "*/*".
+func (b *inputBuilder) bodyMediaType(rb *load.RequestBody) string {
+	mt := runtime.MediaBase(rb.MediaType)
+	if mt != "*/*" && mt != "application/*" {
+		return rb.MediaType
+	}
+	s := b.w.resolve(rb.Schema)
+	if s != nil && (s.Type == "object" || s.Type == "array" || len(s.Properties) > 0 || len(s.AllOf) > 0) {
+		return "application/json"
+	}
+	return rb.MediaType
+}
+
 func isStructuredMedia(mt string) bool {
 	base := runtime.MediaBase(mt)
 	return runtime.IsJSONMedia(base) || base == "application/x-www-form-urlencoded" || base == "multipart/form-data"
