@@ -1,6 +1,9 @@
 package mapping
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
 
 // schemaBudget is the compact size above which a tool's input schema is
 // made smaller. Every byte of every tool's schema is sent to the model on
@@ -22,7 +25,7 @@ func compressSchema(root map[string]any) {
 		func() { walkSchemas(root, 0, collapseBelow(2)) },
 	}
 	for _, pass := range passes {
-		if compactSize(root) <= schemaBudget {
+		if jsonSize(root, schemaBudget) <= schemaBudget {
 			break
 		}
 		pass()
@@ -37,9 +40,80 @@ func compressSchema(root map[string]any) {
 	}
 }
 
-func compactSize(v any) int {
+// jsonSize is the length of json.Marshal(v), counted without encoding
+// (encoding every default tool's schema, keys sorted, was a tenth of a
+// Kubernetes generation), or some length over limit once it passes it.
+func jsonSize(v any, limit int) int {
+	switch x := v.(type) {
+	case nil:
+		return 4
+	case bool:
+		if x {
+			return 4
+		}
+		return 5
+	case string:
+		return quotedSize(x)
+	case json.Number:
+		return len(x)
+	case map[string]any:
+		n := 1 + len(x) // braces and the separators between members
+		if len(x) == 0 {
+			n++
+		}
+		for k, e := range x {
+			if n += quotedSize(k) + 1 + jsonSize(e, limit-n); n > limit {
+				return n
+			}
+		}
+		return n
+	case []any:
+		n := 1 + len(x)
+		if len(x) == 0 {
+			n++
+		}
+		for _, e := range x {
+			if n += jsonSize(e, limit-n); n > limit {
+				return n
+			}
+		}
+		return n
+	}
 	b, _ := json.Marshal(v)
 	return len(b)
+}
+
+// quotedSize is the length of s as encoding/json quotes it: HTML
+// characters, control characters, invalid UTF-8 and U+2028/U+2029
+// escaped.
+func quotedSize(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+				n += 2
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 6
+		case r == '\u2028' || r == '\u2029':
+			n += 6
+		default:
+			n += size
+		}
+		i += size
+	}
+	return n
 }
 
 // walkSchemas calls fn on every subschema with its nesting depth (the

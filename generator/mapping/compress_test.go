@@ -1,0 +1,63 @@
+package mapping
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestJSONSize: jsonSize counts exactly what json.Marshal writes, and
+// past a limit says so, for escapes, unicode, invalid UTF-8 and random
+// schema-like values.
+func TestJSONSize(t *testing.T) {
+	strs := []string{"", "plain", `quo"te`, `back\slash`, "tab\tnl\ncr\r", "bell\a\b\f\x00\x1f", "<a href='x'>&amp;</a>",
+		"naïve café ☕ 𝄞", "bad \xff\xfe utf8", "line\u2028sep\u2029", strings.Repeat("x", 3000)}
+	var values []any
+	for _, s := range strs {
+		values = append(values, s, map[string]any{s: s}, []any{s, nil, true, false, json.Number("12.5e3")})
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	var gen func(depth int) any
+	gen = func(depth int) any {
+		switch k := r.IntN(7); {
+		case depth > 4 || k == 0:
+			return strs[r.IntN(len(strs)-1)]
+		case k == 1:
+			return json.Number("42")
+		case k == 2:
+			return r.IntN(2) == 0
+		case k == 3:
+			out := []any{}
+			for range r.IntN(4) {
+				out = append(out, gen(depth+1))
+			}
+			return out
+		case k == 4:
+			return 3.25
+		default:
+			out := map[string]any{}
+			for range r.IntN(5) {
+				out[strs[r.IntN(len(strs)-1)]+string(rune('a'+r.IntN(26)))] = gen(depth + 1)
+			}
+			return out
+		}
+	}
+	for range 500 {
+		values = append(values, gen(0))
+	}
+	for _, v := range values {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := jsonSize(v, 1<<30); got != len(b) {
+			t.Fatalf("jsonSize = %d, json.Marshal wrote %d: %s", got, len(b), b)
+		}
+		for _, limit := range []int{0, 10, len(b) - 1, len(b)} {
+			if got := jsonSize(v, limit); (got > limit) != (len(b) > limit) {
+				t.Fatalf("limit %d: jsonSize = %d, actual %d: %s", limit, got, len(b), b)
+			}
+		}
+	}
+}
