@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
@@ -14,16 +15,24 @@ import (
 // Phrases the description rules look for. They are heuristics tuned to
 // English descriptions; docs/lint.md shows phrasings that satisfy them.
 var (
-	whenToUseRE = regexp.MustCompile(`(?i)\b(use|call|choose|pick) (it|this( tool)?|this one)?\s*(only )?(when|whenever|if|for requests like|to answer)\b|\bwhen the user\b|\bif the user\b|\buse (it|this) (for|to)\b`)
-	whenNotRE   = regexp.MustCompile(`(?i)\b(do not|don't|never) (use|call)\b|\binstead\b|\brather than\b|\bnot for\b`)
-	notReturnRE = regexp.MustCompile(`(?i)\b(does not|doesn't|do not|don't|will not|won't|never|not) (return|include|contain|list|show|cover)|\breturns?\b[^.]*\bonly\b|\bonly\b[^.]{0,60}\breturn|\bnot (the|its|their|any)\b|\bexclud(es|ing)\b|\bomit(s|ted)?\b|\breturns no content\b`)
+	whenToUseRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(use|call|choose|pick) (it|this( tool)?|this one)?\s*(only )?(when|whenever|if|for requests like|to answer)\b|\bwhen the user\b|\bif the user\b|\buse (it|this) (for|to)\b`)
+	})
+	whenNotRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(do not|don't|never) (use|call)\b|\binstead\b|\brather than\b|\bnot for\b`)
+	})
+	notReturnRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(does not|doesn't|do not|don't|will not|won't|never|not) (return|include|contain|list|show|cover)|\breturns?\b[^.]*\bonly\b|\bonly\b[^.]{0,60}\breturn|\bnot (the|its|their|any)\b|\bexclud(es|ing)\b|\bomit(s|ted)?\b|\breturns no content\b`)
+	})
 
-	urlPathRE   = regexp.MustCompile(`(^|[\s("'])(/[A-Za-z0-9_{}.:-]+){1,}/?`)
-	urlRE       = regexp.MustCompile(`\bhttps?://\S+`)
-	httpVerbRE  = regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE|HEAD)\b`)
-	endpointRE  = regexp.MustCompile(`(?i)\b(calls?|invokes?|hits?|wraps?) (the|this|an?) ([\w-]+ ){0,3}(api|endpoint|operation|route)\b|\b(this|the|an?|API|REST) endpoint\b|\bHTTP (request|call|method)\b|\bAPI (call|request)\b`)
-	abbrevRE    = regexp.MustCompile(`(?i)\b(e\.g|i\.e|etc|vs|approx|incl|no)\.`)
-	sentenceEnd = regexp.MustCompile(`[.!?]+(\s+|$)`)
+	urlPathRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s("'])(/[A-Za-z0-9_{}.:-]+){1,}/?`) })
+	urlRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bhttps?://\S+`) })
+	httpVerbRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE|HEAD)\b`) })
+	endpointRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(calls?|invokes?|hits?|wraps?) (the|this|an?) ([\w-]+ ){0,3}(api|endpoint|operation|route)\b|\b(this|the|an?|API|REST) endpoint\b|\bHTTP (request|call|method)\b|\bAPI (call|request)\b`)
+	})
+	abbrevRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(e\.g|i\.e|etc|vs|approx|incl|no)\.`) })
+	sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?]+(\s+|$)`) })
 )
 
 // description runs the rules about a tool's description.
@@ -41,7 +50,7 @@ func (c *checker) description(t *ir.Tool, ctx *serverContext) {
 		c.add("description-endpoint-speak", t.Name, "", fmt.Sprintf("the description speaks of the endpoint (%q) rather than the user's task", frag),
 			"describe what the user gets done, e.g. \"Look up a pet by its id\", and leave paths and HTTP verbs out")
 	}
-	if !whenToUseRE.MatchString(d) {
+	if !whenToUseRE().MatchString(d) {
 		c.add("description-when-to-use", t.Name, "", "the description does not say when to use the tool",
 			"add a sentence like \"Use it when the user asks ...\" with a typical request")
 	}
@@ -51,11 +60,11 @@ func (c *checker) description(t *ir.Tool, ctx *serverContext) {
 		c.add("description-overlap", t.Name, "", fmt.Sprintf("the tool overlaps with %s (same resource %q, same kind of effect) but the description names none of them",
 			joinCapped(alts, 3), ctx.resource[t.Name]),
 			fmt.Sprintf("say when to use %s instead, e.g. \"To ... use %s instead.\"", alts[0], alts[0]))
-	case len(alts) == 0 && !whenNotRE.MatchString(d):
+	case len(alts) == 0 && !whenNotRE().MatchString(d):
 		c.add("description-when-not", t.Name, "", "the description does not say when not to use the tool",
 			"add a sentence like \"Do not use it for ...; use ... instead.\"")
 	}
-	if !notReturnRE.MatchString(d) {
+	if !notReturnRE().MatchString(d) {
 		c.add("description-not-returned", t.Name, "", "the description does not say what the tool does not return",
 			"add a limit, e.g. \"Returns the status only, not the order contents.\"")
 	}
@@ -89,8 +98,8 @@ func cannotMatch(d string, fold bool, words []string) bool {
 // countSentences counts sentences, not counting the periods of common
 // abbreviations and decimals.
 func countSentences(s string) int {
-	s = abbrevRE.ReplaceAllString(s, "$1")
-	n := len(sentenceEnd.FindAllStringIndex(s, -1))
+	s = abbrevRE().ReplaceAllString(s, "$1")
+	n := len(sentenceEnd().FindAllStringIndex(s, -1))
 	if t := strings.TrimSpace(s); t != "" && !strings.ContainsAny(t[len(t)-1:], ".!?") {
 		n++
 	}
@@ -103,20 +112,21 @@ func countSentences(s string) int {
 // of lint on big specs.
 func endpointSpeak(d string) string {
 	for _, g := range []struct {
-		re    *regexp.Regexp
-		words []string
-	}{{urlRE, []string{"http"}}, {endpointRE, endpointWords}, {httpVerbRE, []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}}} {
-		if cannotMatch(d, g.re == endpointRE, g.words) {
+		re       func() *regexp.Regexp
+		endpoint bool
+		words    []string
+	}{{urlRE, false, []string{"http"}}, {endpointRE, true, endpointWords}, {httpVerbRE, false, []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}}} {
+		if cannotMatch(d, g.endpoint, g.words) {
 			continue
 		}
-		if m := g.re.FindString(d); m != "" {
+		if m := g.re().FindString(d); m != "" {
 			return strings.TrimSpace(m)
 		}
 	}
 	if !strings.Contains(d, "/") {
 		return ""
 	}
-	for _, m := range urlPathRE.FindAllString(d, -1) {
+	for _, m := range urlPathRE().FindAllString(d, -1) {
 		m = strings.TrimSpace(strings.TrimLeft(m, " (\"'"))
 		// "and/or", "input/output" are prose, not paths.
 		if strings.Count(m, "/") >= 2 || strings.Contains(m, "{") {

@@ -3,6 +3,7 @@ package lint
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // An input that carries the caller's own identity lets a model act as
@@ -13,17 +14,21 @@ import (
 // customer_id query filter is an ordinary input.
 var (
 	identityNouns    = `(user|member|customer|account|caller|principal|subject|actor|patient|employee|person|student|player)`
-	identityHeaderRE = regexp.MustCompile(`(?i)^x[-_](acting[-_]|current[-_])?` + identityNouns + `([-_]?(id|no|number|key))?$`)
-	whoRE            = `(signed[- ]in|logged[- ]in|authenticated|acting|calling|requesting|current)\s+` + identityNouns
-	identityDescRE   = regexp.MustCompile(`(?i)^(the\s+)?` + whoRE + `\b|` +
-		`\b(id|identifier|number) of the ` + whoRE + `\b|` +
-		`\b` + whoRE + `'s (id|identifier|number)\b|` +
-		`\bset from the (signed|logged)[- ]in\b`)
+	identityHeaderRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^x[-_](acting[-_]|current[-_])?` + identityNouns + `([-_]?(id|no|number|key))?$`)
+	})
+	whoRE          = `(signed[- ]in|logged[- ]in|authenticated|acting|calling|requesting|current)\s+` + identityNouns
+	identityDescRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(the\s+)?` + whoRE + `\b|` +
+			`\b(id|identifier|number) of the ` + whoRE + `\b|` +
+			`\b` + whoRE + `'s (id|identifier|number)\b|` +
+			`\bset from the (signed|logged)[- ]in\b`)
+	})
 )
 
 // CallerIdentity reports an input whose name or description says it is
 // the caller's own identity. Callers skip inputs with an enum: a choice
 // among fixed values is never an identity.
 func CallerIdentity(name, description string) bool {
-	return identityHeaderRE.MatchString(strings.TrimSpace(name)) || identityDescRE.MatchString(strings.TrimSpace(description))
+	return identityHeaderRE().MatchString(strings.TrimSpace(name)) || identityDescRE().MatchString(strings.TrimSpace(description))
 }

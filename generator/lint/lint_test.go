@@ -172,7 +172,7 @@ func TestEndpointSpeakGuards(t *testing.T) {
 		"and/or input/output", "A REST endpoint.", "wraps the route", "hit this API", "Sends an API request.", "Makes an HTTP call.",
 	} {
 		want := ""
-		for _, re := range []*regexp.Regexp{urlRE, endpointRE, httpVerbRE} {
+		for _, re := range []*regexp.Regexp{urlRE(), endpointRE(), httpVerbRE()} {
 			if m := re.FindString(d); m != "" {
 				want = strings.TrimSpace(m)
 				break
@@ -185,7 +185,7 @@ func TestEndpointSpeakGuards(t *testing.T) {
 			re    *regexp.Regexp
 			fold  bool
 			words []string
-		}{{urlRE, false, []string{"http"}}, {endpointRE, true, endpointWords}, {httpVerbRE, false, []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}}} {
+		}{{urlRE(), false, []string{"http"}}, {endpointRE(), true, endpointWords}, {httpVerbRE(), false, []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}}} {
 			if g.re.MatchString(d) && cannotMatch(d, g.fold, g.words) {
 				t.Errorf("%q matches %s but the guard skips it", d, g.re)
 			}

@@ -6,12 +6,15 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 )
 
 // exampleRE finds an example or a format in prose.
-var exampleRE = regexp.MustCompile(`(?i)\be\.g\.|\bfor example\b|\bexample\b|\bsuch as\b|\bformat(ted)?\b|\blike ["'\x60]|\bYYYY|\bISO ?8601\b|\bRFC ?\d+|\bone of\b|\bUUID\b|\bURL\b|\bURI\b`)
+var exampleRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\be\.g\.|\bfor example\b|\bexample\b|\bsuch as\b|\bformat(ted)?\b|\blike ["'\x60]|\bYYYY|\bISO ?8601\b|\bRFC ?\d+|\bone of\b|\bUUID\b|\bURL\b|\bURI\b`)
+})
 
 // params runs the rules about a tool's input properties.
 func (c *checker) params(t *ir.Tool) {
@@ -49,12 +52,12 @@ func (c *checker) param(tool, name string, p, r map[string]any) {
 	switch {
 	case desc == "":
 		c.add("param-described", tool, name, "the input has no description", "describe what it means, its format and an example value")
-	case needsExample(typ, r) && !hasExampleKey(p, r) && !c.matches(exampleRE, desc):
+	case needsExample(typ, r) && !hasExampleKey(p, r) && !c.matches(exampleRE(), desc):
 		c.add("param-described", tool, name, "the description gives neither a format nor an example value",
 			"end the description with an example value (\"..., e.g. available\") or add examples or a format to the schema")
 	}
 	// CallerIdentity, memoised; an enum is a choice, never an identity.
-	if len(enumOf(r)) == 0 && (c.matches(identityHeaderRE, strings.TrimSpace(name)) || c.matches(identityDescRE, desc)) {
+	if len(enumOf(r)) == 0 && (c.matches(identityHeaderRE(), strings.TrimSpace(name)) || c.matches(identityDescRE(), desc)) {
 		c.add("caller-identity", tool, name, "the input looks like the caller's own identity, which the model fills and so could set to anyone's",
 			"bind it from the caller's verified token in the override file (input: {"+name+": {identity: sub}}), so the model never sees it")
 	}
@@ -120,7 +123,7 @@ func enumOf(r map[string]any) []string {
 // only an explanation that they are a fixed set.
 func explainsEnum(desc string, values []string) bool {
 	if len(values) > 12 {
-		return exampleRE.MatchString(desc)
+		return exampleRE().MatchString(desc)
 	}
 	low := strings.ToLower(desc)
 	for _, v := range values {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
@@ -101,7 +102,7 @@ func (c *checker) namespaces() {
 	}
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
 
 // tool runs the per-tool rules.
 func (c *checker) tool(t *ir.Tool, ctx *serverContext) {
@@ -115,7 +116,7 @@ func (c *checker) tool(t *ir.Tool, ctx *serverContext) {
 }
 
 func (c *checker) names(t *ir.Tool, ctx *serverContext) {
-	if !nameRE.MatchString(t.Name) {
+	if !nameRE().MatchString(t.Name) {
 		c.add("name-format", t.Name, "", fmt.Sprintf("the name %q does not match ^[A-Za-z0-9_-]{1,64}$ (%d characters)", t.Name, len(t.Name)),
 			"rename the tool in the override file: ASCII letters, digits, _ and -, at most 64 characters")
 	}
@@ -143,19 +144,21 @@ func suggestName(words []string) string {
 // and confirmation of destructive actions.
 func (c *checker) effects(t *ir.Tool) {
 	d := t.Description
-	if createsState(t) && !lifetimeRE.MatchString(d) {
+	if createsState(t) && !lifetimeRE().MatchString(d) {
 		c.add("state-lifetime", t.Name, "", "the tool creates something but its description does not say how long it lives",
 			"state the retention, e.g. \"The order is kept until it is deleted\" or \"The session expires after 24 hours\"")
 	}
-	if looksDestructive(t) && !t.Destructive && !confirmRE.MatchString(d) {
+	if looksDestructive(t) && !t.Destructive && !confirmRE().MatchString(d) {
 		c.add("destructive-confirmation", t.Name, "", "the tool deletes or cancels but has no destructiveHint and its description asks for no confirmation",
 			"set destructive: true in the override file, or say \"Confirm with the user before calling\"")
 	}
 }
 
 var (
-	lifetimeRE = regexp.MustCompile(`(?i)\b(expire[sd]?|expiry|lifetime|lives? (for|until)|retain(ed|s)?|retention|kept (for|until)|stored (for|until)|persist(s|ent)?|permanent(ly)?|until (it is |they are )?(deleted|removed|cancell?ed|closed)|valid (for|until)|ttl)\b|\b\d+\s*(seconds?|minutes?|hours?|days?|weeks?)\b`)
-	confirmRE  = regexp.MustCompile(`(?i)\bconfirm`)
+	lifetimeRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(expire[sd]?|expiry|lifetime|lives? (for|until)|retain(ed|s)?|retention|kept (for|until)|stored (for|until)|persist(s|ent)?|permanent(ly)?|until (it is |they are )?(deleted|removed|cancell?ed|closed)|valid (for|until)|ttl)\b|\b\d+\s*(seconds?|minutes?|hours?|days?|weeks?)\b`)
+	})
+	confirmRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bconfirm`) })
 )
 
 // createsState guesses whether a tool creates server-side state: a
@@ -172,10 +175,12 @@ func createsState(t *ir.Tool) bool {
 			return creatingVerbs[w]
 		}
 	}
-	return returnsIDRE.MatchString(t.Description)
+	return returnsIDRE().MatchString(t.Description)
 }
 
-var returnsIDRE = regexp.MustCompile(`(?i)\breturns?\b[^.]*\b(id|identifier|handle|token)\b`)
+var returnsIDRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\breturns?\b[^.]*\b(id|identifier|handle|token)\b`)
+})
 
 func looksDestructive(t *ir.Tool) bool {
 	if t.Method() == "DELETE" {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
@@ -20,7 +21,9 @@ import (
 
 // sensitiveNameRE matches input names that must never be mirrored into an
 // HTTP header (gateways log headers).
-var sensitiveNameRE = regexp.MustCompile(`(?i)token|secret|passw|pwd|key|credential|auth|session|cookie|signature`)
+var sensitiveNameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)token|secret|passw|pwd|key|credential|auth|session|cookie|signature`)
+})
 
 // finalName is an input's name after its rename.
 func finalName(name string, f *overrides.Field) string {
@@ -184,7 +187,7 @@ func (tb *taskBuilder) mcpHeader(in *taskInput, name, final string, f *overrides
 		tb.problems.Errorf(at, "mark a string, integer or boolean input (never number, array or object)", "input %q is %s; x-mcp-header allows only string, integer and boolean", final, orWord(typ, "untyped or a union"))
 	case format == "password" || s["writeOnly"] == true:
 		tb.problems.Errorf(at, "remove mcp_header: headers are logged by gateways", "input %q is a password (format: password or writeOnly) and must not be sent as a header", final)
-	case sensitiveNameRE.MatchString(name) || sensitiveNameRE.MatchString(final):
+	case sensitiveNameRE().MatchString(name) || sensitiveNameRE().MatchString(final):
 		tb.problems.Errorf(at, "remove mcp_header: headers are logged by gateways and proxies", "input %q looks like a secret (its name mentions a token, secret, password or key) and must not be mirrored into a header", final)
 	case tb.isSchemeParam(name):
 		tb.problems.Errorf(at, "remove mcp_header", "input %q is a security-scheme parameter and must not be mirrored into a header", final)

@@ -3,20 +3,21 @@ package mapping
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
 // Regular expressions used to turn spec Markdown and HTML into plain text
 // that reads well inside a tool description.
 var (
-	mdLink      = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-	mdImage     = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
-	htmlTag     = regexp.MustCompile(`<[^>]{0,200}>`)
-	mdEmphasis  = regexp.MustCompile("(\\*\\*|__|`)")
-	mdHeading   = regexp.MustCompile(`(?m)^#{1,6}\s*`)
-	mdListItem  = regexp.MustCompile(`(?m)^\s*[-*+]\s+`)
-	mdTableRule = regexp.MustCompile(`(?m)^\s*\|?[-:| ]{3,}\|?\s*$`)
-	spaces      = regexp.MustCompile(`\s+`)
+	mdLink      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`) })
+	mdImage     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`) })
+	htmlTag     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<[^>]{0,200}>`) })
+	mdEmphasis  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(\\*\\*|__|`)") })
+	mdHeading   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#{1,6}\s*`) })
+	mdListItem  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*[-*+]\s+`) })
+	mdTableRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\|?[-:| ]{3,}\|?\s*$`) })
+	spaces      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+`) })
 )
 
 // textCache memoises plainText for one Build: big specs repeat the same
@@ -43,22 +44,22 @@ func plainText(s string) string {
 	if !strings.ContainsAny(s, "[]<>*_`#|&-+\n\r\t") {
 		return strings.TrimSpace(s)
 	}
-	s = mdImage.ReplaceAllString(s, "")
-	s = mdLink.ReplaceAllString(s, "$1")
-	s = htmlTag.ReplaceAllString(s, " ")
+	s = mdImage().ReplaceAllString(s, "")
+	s = mdLink().ReplaceAllString(s, "$1")
+	s = htmlTag().ReplaceAllString(s, " ")
 	// Each pass runs only when what it matches can occur: on big specs
 	// these passes were a third of Build.
 	if hasRun(s, "-:| ", 3) {
-		s = mdTableRule.ReplaceAllString(s, " ")
+		s = mdTableRule().ReplaceAllString(s, " ")
 	}
 	if strings.HasPrefix(s, "#") || strings.Contains(s, "\n#") {
-		s = mdHeading.ReplaceAllString(s, "")
+		s = mdHeading().ReplaceAllString(s, "")
 	}
 	if mayStartListItem(s) {
-		s = mdListItem.ReplaceAllString(s, "")
+		s = mdListItem().ReplaceAllString(s, "")
 	}
 	if strings.Contains(s, "**") || strings.Contains(s, "__") || strings.Contains(s, "`") {
-		s = mdEmphasis.ReplaceAllString(s, "")
+		s = mdEmphasis().ReplaceAllString(s, "")
 	}
 	if strings.Contains(s, "&") {
 		s = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`).Replace(s)
@@ -105,7 +106,7 @@ func mayStartListItem(s string) bool {
 	return false
 }
 
-// collapseSpaces is spaces.ReplaceAllString(s, " "): every run of the
+// collapseSpaces is spaces().ReplaceAllString(s, " "): every run of the
 // regexp's \s (ASCII tab, newline, form feed, carriage return, space)
 // becomes one space, without the regexp machinery.
 func collapseSpaces(s string) string {

@@ -14,11 +14,11 @@ func plainTextRegexps(s string) string {
 	for _, r := range []struct {
 		re  interface{ ReplaceAllString(string, string) string }
 		rep string
-	}{{mdImage, ""}, {mdLink, "$1"}, {htmlTag, " "}, {mdTableRule, " "}, {mdHeading, ""}, {mdListItem, ""}, {mdEmphasis, ""}} {
+	}{{mdImage(), ""}, {mdLink(), "$1"}, {htmlTag(), " "}, {mdTableRule(), " "}, {mdHeading(), ""}, {mdListItem(), ""}, {mdEmphasis(), ""}} {
 		s = r.re.ReplaceAllString(s, r.rep)
 	}
 	s = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`).Replace(s)
-	return strings.TrimSpace(spaces.ReplaceAllString(s, " "))
+	return strings.TrimSpace(spaces().ReplaceAllString(s, " "))
 }
 
 // TestPlainTextGuards: the guarded passes give what the unconditional
