@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	pathpkg "path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -165,6 +167,7 @@ func Unowned(dir string, files map[string][]byte) ([]string, error) {
 // Apply carries out changes in dir. Each file is written to a temporary
 // file first and renamed into place, so a reader never sees half a file.
 func Apply(dir string, changes []Change) error {
+	made := map[string]bool{}
 	for _, c := range changes {
 		full := filepath.Join(dir, filepath.FromSlash(c.Path))
 		if c.Kind == Delete {
@@ -174,6 +177,12 @@ func Apply(dir string, changes []Change) error {
 			removeEmptyDirs(dir, filepath.Dir(full))
 			continue
 		}
+		if parent := filepath.Dir(full); !made[parent] {
+			if err := os.MkdirAll(parent, 0o755); err != nil {
+				return err
+			}
+			made[parent] = true
+		}
 		if err := writeAtomic(full, c.New); err != nil {
 			return err
 		}
@@ -181,27 +190,35 @@ func Apply(dir string, changes []Change) error {
 	return nil
 }
 
+// writeAtomic writes data to a new file beside path and renames it into
+// place. The file gets mode 0644 less the umask, as an editor's would.
+// Four system calls per file: creating files is most of what generating a
+// small API costs.
 func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	var tmp *os.File
+	for {
+		name := filepath.Join(filepath.Dir(path), ".oa2mcp-"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		tmp = f
+		break
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".oa2mcp-*")
+	_, err := tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
 	if err != nil {
-		return err
+		os.Remove(tmp.Name())
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return err
 }
 
 // removeEmptyDirs removes dir and its parents up to root while empty.

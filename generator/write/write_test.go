@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -126,5 +127,41 @@ func TestOwned(t *testing.T) {
 		if got := Owned(c.path, []byte(c.data)); got != c.want {
 			t.Errorf("Owned(%s, %q) = %v", c.path, c.data, got)
 		}
+	}
+}
+
+// TestApplyLeavesNoTemporaryFiles: written files get their contents and
+// mode 0644 less the umask, and no temporary file stays behind.
+func TestApplyLeavesNoTemporaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string][]byte{"oa2mcp_tools.go": []byte(Header + "\npackage x\n"), "cmd/x/main.go": []byte(Header + "\npackage main\n")}
+	changes, err := Plan(dir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(dir, changes); err != nil {
+		t.Fatal(err)
+	}
+	umask := syscall.Umask(0)
+	syscall.Umask(umask)
+	for name, want := range files {
+		full := filepath.Join(dir, filepath.FromSlash(name))
+		got, err := os.ReadFile(full)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s: %q, %v", name, got, err)
+		}
+		if fi, err := os.Stat(full); err != nil || fi.Mode().Perm() != 0o644&^os.FileMode(umask) {
+			t.Errorf("%s: mode %v, want %v", name, fi.Mode().Perm(), 0o644&^os.FileMode(umask))
+		}
+	}
+	var left []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), ".oa2mcp-") {
+			left = append(left, p)
+		}
+		return nil
+	})
+	if len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
