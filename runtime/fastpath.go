@@ -54,8 +54,7 @@ const fastMaxLine = 1 << 20
 type fastPath struct {
 	s   *Server
 	ctx context.Context // cancelled when the session ends
-	out io.Writer
-	wmu sync.Mutex // one whole line at a time on out, ours and the SDK's
+	out io.Writer       // a groupWriter: whole lines, ours and the SDK's, never interleaved
 	ss  atomic.Pointer[mcp.ServerSession]
 
 	mu     sync.Mutex
@@ -169,8 +168,6 @@ func (w fastWriter) Write(p []byte) (int, error) {
 	if w.f.nprobe.Load() > 0 {
 		w.f.learn(p)
 	}
-	w.f.wmu.Lock()
-	defer w.f.wmu.Unlock()
 	return w.f.out.Write(p)
 }
 
@@ -250,8 +247,6 @@ func (f *fastPath) serve(ctx context.Context, cancel context.CancelFunc, ss *mcp
 		f.s.logger.Error("cannot encode a tool result", "tool", c.name, "error", err)
 		line, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: err})
 	}
-	f.wmu.Lock()
-	defer f.wmu.Unlock()
 	_, _ = f.out.Write(append(line, '\n'))
 }
 

@@ -37,7 +37,9 @@ func Main(def *ServerDef, opts Options, args []string, stdin io.Reader, stdout, 
 	if code >= 0 {
 		return code
 	}
-	logger, err := newLogger(cfg, stderr)
+	// One log record per call: records finishing together leave in one
+	// write.
+	logger, err := newLogger(cfg, newGroupWriter(stderr))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2

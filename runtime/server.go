@@ -381,7 +381,8 @@ func (s *Server) RunStdio(ctx context.Context, stdin io.Reader, stdout io.Writer
 func (s *Server) ServeIO(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	fctx, stopFast := context.WithCancel(ctx)
 	defer stopFast()
-	fp := newFastPath(fctx, s, stdout)
+	// Responses finishing together leave in one write (groupWriter).
+	fp := newFastPath(fctx, s, newGroupWriter(stdout))
 	in, out := stdin, stdout
 	if !s.fastPathOff {
 		in, out = &fastReader{f: fp, br: bufio.NewReaderSize(stdin, fastMaxLine)}, fastWriter{fp}
