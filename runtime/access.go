@@ -184,28 +184,45 @@ func (s *Server) bindAccess(bt *boundTool) error {
 // them, and test callers carry them.
 func (t *Tool) IdentityClaims() []string {
 	var claims []string
-	var walk func([]Binding)
-	walk = func(bs []Binding) {
+	add := func(bs []Binding) {
 		for _, b := range bs {
-			if e, err := ParseExpr(b.Expr); err == nil {
-				for _, r := range e.Refs {
-					if r.Root == "identity" && !slices.Contains(claims, r.Path[0]) {
-						claims = append(claims, r.Path[0])
-					}
+			for _, c := range b.IdentityClaims() {
+				if !slices.Contains(claims, c) {
+					claims = append(claims, c)
 				}
 			}
-			walk(b.Fields)
 		}
 	}
 	for _, st := range t.Steps {
-		walk(st.Args)
+		add(st.Args)
 	}
 	for _, a := range t.Actions {
 		for _, st := range a.Steps {
-			walk(st.Args)
+			add(st.Args)
 		}
 	}
 	slices.Sort(claims)
+	return claims
+}
+
+// IdentityClaims lists the claims of the caller's identity that the
+// binding and its fields read (${identity.NAME}), in the order met.
+func (b Binding) IdentityClaims() []string {
+	var claims []string
+	if e, err := ParseExpr(b.Expr); err == nil {
+		for _, r := range e.Refs {
+			if r.Root == "identity" && len(r.Path) > 0 && !slices.Contains(claims, r.Path[0]) {
+				claims = append(claims, r.Path[0])
+			}
+		}
+	}
+	for _, f := range b.Fields {
+		for _, c := range f.IdentityClaims() {
+			if !slices.Contains(claims, c) {
+				claims = append(claims, c)
+			}
+		}
+	}
 	return claims
 }
 

@@ -45,7 +45,10 @@ func (g *groupWriter) Write(p []byte) (int, error) {
 		g.written.Wait()
 	}
 	if g.done >= batch {
-		return len(p), g.err
+		if g.err != nil {
+			return 0, g.err
+		}
+		return len(p), nil
 	}
 	g.busy, g.taken = true, batch
 	out := g.pending

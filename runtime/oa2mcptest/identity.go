@@ -61,7 +61,7 @@ func identityValues(def *runtime.ServerDef) map[string][]identityValue {
 // boundIdentity is where binding b puts the caller's identity in a
 // request of op, if it reads any.
 func boundIdentity(op *runtime.Operation, b runtime.Binding) (identityValue, bool) {
-	claims := identityRefs(b)
+	claims := b.IdentityClaims()
 	if len(claims) == 0 {
 		return identityValue{}, false
 	}
@@ -71,26 +71,6 @@ func boundIdentity(op *runtime.Operation, b runtime.Binding) (identityValue, boo
 		}
 	}
 	return identityValue{in: "body", claims: claims}, true
-}
-
-// identityRefs lists the claims a binding (or its fields) reads.
-func identityRefs(b runtime.Binding) []string {
-	var claims []string
-	if e, err := runtime.ParseExpr(b.Expr); err == nil {
-		for _, r := range e.Refs {
-			if r.Root == "identity" && len(r.Path) > 0 && !slices.Contains(claims, r.Path[0]) {
-				claims = append(claims, r.Path[0])
-			}
-		}
-	}
-	for _, f := range b.Fields {
-		for _, c := range identityRefs(f) {
-			if !slices.Contains(claims, c) {
-				claims = append(claims, c)
-			}
-		}
-	}
-	return claims
 }
 
 // checkIdentity reports a request value bound from the caller's identity
