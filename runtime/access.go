@@ -143,6 +143,9 @@ func authOptionsFrom(opts *Options, prefix string) (*AuthOptions, error) {
 	if a.Audience == "" {
 		a.Audience = env("AUDIENCE")
 	}
+	if a.Resource == "" {
+		a.Resource = env("RESOURCE")
+	}
 	return a, nil
 }
 

@@ -42,8 +42,15 @@ type AuthOptions struct {
 	// Key Set whose keys sign accepted JWTs.
 	JWKS string
 	// Issuer and Audience, when set, must match the iss and aud claims.
+	// With an Issuer the server publishes OAuth protected-resource
+	// metadata (RFC 9728) naming it as the authorization server, so that
+	// MCP clients find where to get a token.
 	Issuer   string
 	Audience string
+	// Resource is the public URL of the MCP endpoint
+	// (https://mcp.example.com/mcp), the resource tokens are issued for,
+	// as the metadata states it. Empty: each request's scheme and host.
+	Resource string
 	// HTTPClient fetches a JWKS URL; default a client with a 10 s timeout.
 	HTTPClient *http.Client
 }
@@ -97,12 +104,14 @@ type authenticator struct {
 	realm    string
 	now      func() time.Time
 	jwks     *jwksSource
+	// resource is the MCP endpoint's public URL, when configured.
+	resource string
 }
 
 const clockSkew = 60 * time.Second
 
 func newAuthenticator(o *AuthOptions, realm string, now func() time.Time) (*authenticator, error) {
-	a := &authenticator{tokens: map[[32]byte]Caller{}, issuer: o.Issuer, audience: o.Audience, realm: realm, now: now}
+	a := &authenticator{tokens: map[[32]byte]Caller{}, issuer: o.Issuer, audience: o.Audience, realm: realm, now: now, resource: o.Resource}
 	for tok, c := range o.Tokens {
 		if len(tok) < 16 {
 			return nil, fmt.Errorf("static bearer token for %q is shorter than 16 characters", c.Subject)
@@ -470,7 +479,11 @@ func (a *authenticator) requireAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var reason string
 		r = r.WithContext(context.WithValue(r.Context(), authCtxKey{}, &reason))
-		inner(next).ServeHTTP(&challengeWriter{ResponseWriter: w, realm: a.realm, reason: &reason, hasToken: r.Header.Get("Authorization") != ""}, r)
+		cw := &challengeWriter{ResponseWriter: w, realm: a.realm, reason: &reason, hasToken: r.Header.Get("Authorization") != ""}
+		if a.publishesMetadata() {
+			cw.metadata = a.metadataURL(r)
+		}
+		inner(next).ServeHTTP(cw, r)
 	})
 }
 
@@ -481,11 +494,15 @@ type challengeWriter struct {
 	reason   *string
 	hasToken bool
 	wrote    bool
+	metadata string // the protected-resource metadata URL, when published
 }
 
 func (c *challengeWriter) WriteHeader(code int) {
 	if code == http.StatusUnauthorized && !c.wrote && c.Header().Get("WWW-Authenticate") == "" {
 		v := fmt.Sprintf("Bearer realm=%q", c.realm)
+		if c.metadata != "" {
+			v += fmt.Sprintf(", resource_metadata=%q", c.metadata)
+		}
 		if c.hasToken {
 			desc := *c.reason
 			if desc == "" {

@@ -24,8 +24,8 @@ type mainConfig struct {
 	timeout                                       time.Duration
 	maxConcurrent                                 int
 	// State and access; empty: the environment decides.
-	handleStore, tokensFile, jwks, issuer, audience string
-	insecureNoAuth                                  bool
+	handleStore, tokensFile, jwks, issuer, audience, resource string
+	insecureNoAuth                                            bool
 }
 
 // Main is a generated server's command: it parses args, builds the
@@ -113,7 +113,7 @@ func (cfg *mainConfig) apply(opts Options, logger *slog.Logger) Options {
 	for _, f := range []struct {
 		dst *string
 		v   string
-	}{{&a.TokensFile, cfg.tokensFile}, {&a.JWKS, cfg.jwks}, {&a.Issuer, cfg.issuer}, {&a.Audience, cfg.audience}} {
+	}{{&a.TokensFile, cfg.tokensFile}, {&a.JWKS, cfg.jwks}, {&a.Issuer, cfg.issuer}, {&a.Audience, cfg.audience}, {&a.Resource, cfg.resource}} {
 		if f.v != "" {
 			*f.dst = f.v
 		}
@@ -140,6 +140,7 @@ func parseFlags(spec *ServerDef, args []string, stderr io.Writer) (*mainConfig, 
 	fs.StringVar(&cfg.jwks, "auth-jwks", "", "require bearer JWTs (RS256/ES256) signed by this JWKS URL or file (also $"+prefix+"_AUTH_JWKS)")
 	fs.StringVar(&cfg.issuer, "auth-issuer", "", "required iss claim of JWTs (also $"+prefix+"_AUTH_ISSUER)")
 	fs.StringVar(&cfg.audience, "auth-audience", "", "required aud claim of JWTs (also $"+prefix+"_AUTH_AUDIENCE)")
+	fs.StringVar(&cfg.resource, "auth-resource", "", "public URL of the MCP endpoint, stated in the OAuth protected-resource metadata published with --auth-issuer (default: each request's scheme and host, path /mcp; also $"+prefix+"_AUTH_RESOURCE)")
 	fs.BoolVar(&cfg.insecureNoAuth, "insecure-no-auth", false, "serve tools that need scopes over HTTP without authentication (development only: every caller gets every scope)")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format: text or json")
@@ -202,9 +203,9 @@ func newLogger(cfg *mainConfig, stderr io.Writer) (*slog.Logger, error) {
 	return nil, fmt.Errorf("invalid --log-format %q: use text or json", cfg.logFormat)
 }
 
-// serveHTTP serves /mcp, /healthz and (with metrics) /metrics until ctx
-// is done, then drains in-flight calls.
-func serveHTTP(ctx context.Context, srv *Server, addr string, logger *slog.Logger) error {
+// httpMux routes /mcp, /healthz, /metrics (with metrics) and the OAuth
+// protected-resource metadata (with an authorization server).
+func httpMux(srv *Server) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.HTTPHandler())
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -220,6 +221,17 @@ func serveHTTP(ctx context.Context, srv *Server, addr string, logger *slog.Logge
 	if h := srv.metrics.Handler(); h != nil {
 		mux.Handle("/metrics", h)
 	}
+	if h := srv.ProtectedResourceHandler(); h != nil {
+		mux.Handle(wellKnownResource, h)
+		mux.Handle(wellKnownResource+"/", h)
+	}
+	return mux
+}
+
+// serveHTTP serves /mcp, /healthz and (with metrics) /metrics until ctx
+// is done, then drains in-flight calls.
+func serveHTTP(ctx context.Context, srv *Server, addr string, logger *slog.Logger) error {
+	mux := httpMux(srv)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
