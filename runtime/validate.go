@@ -747,6 +747,15 @@ func ecmaToGo(p string) (string, error) {
 // ecmaClassStart opens a character class; ECMA's [] matches nothing and
 // [^] anything, where Go would read the ] as a member.
 func ecmaClassStart(p string, sb *strings.Builder) (int, bool) {
+	for _, idiom := range []string{`[\s\S]`, `[\S\s]`, `[\d\D]`, `[\D\d]`, `[\w\W]`, `[\W\w]`} {
+		// A class and its complement: any character, newlines included,
+		// however ECMA-262 and Go define the class (Box's prompt
+		// templates use [\s\S]*?).
+		if strings.HasPrefix(p, idiom) {
+			sb.WriteString(`[\x00-\x{10FFFF}]`)
+			return len(idiom), false
+		}
+	}
 	switch {
 	case strings.HasPrefix(p, "[]"):
 		sb.WriteString(`[^\x00-\x{10FFFF}]`)

@@ -126,6 +126,8 @@ func TestECMAPatterns(t *testing.T) {
 		{`^[\p{ASCII}]\P{ASCII}\p{Any}$`, []string{"aéb"}, []string{"éab"}},
 		{`^(?<year>\d{4})-(?:\d\d)$`, []string{"2026-01"}, []string{"26-01"}},
 		{`^[\w\-\:\/]+$`, []string{"a-b:c/d"}, []string{"a b"}},
+		{`^\{q\}[\s\S]*?\{c\}$`, []string{"{q}\n\u2028 x\t{c}", "{q}{c}"}, []string{"{q}{d}"}},
+		{`^[\W\w]$`, []string{"\n", "é"}, []string{"ab"}},
 	} {
 		s, err := CompileSchema(`{"pattern":` + showValue(tc.pattern) + `}`)
 		if err != nil {
