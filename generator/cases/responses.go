@@ -160,6 +160,9 @@ func (b *builder) paging(normal oa2mcptest.Case) []oa2mcptest.Case {
 		return nil
 	}
 	total := o.Limit + 3
+	// An upstream that pages and says no total: the page carries no
+	// totalCount, and hasMore says whether the page was full.
+	noTotal := o.UpstreamPages && o.TotalPath == ""
 	page := func(name string, offset, listLen int) (oa2mcptest.Case, bool) {
 		body, ok := withList(base.Body, path, listLen, o.TotalPath, total)
 		if !ok {
@@ -171,15 +174,19 @@ func (b *builder) paging(normal oa2mcptest.Case) []oa2mcptest.Case {
 		a := b.pageArgs(args, offset)
 		c.Args = encodeArgs(a)
 		items := min(o.Limit, total-offset)
+		wantTotal, more := total, offset+items < total
+		if noTotal {
+			wantTotal, more = oa2mcptest.NoTotal, items >= o.Limit
+		}
 		next := -1
 		switch {
-		case o.PageInput == "" || offset+items >= total:
+		case o.PageInput == "" || !more:
 		case o.PageNumbers:
 			next = offset/o.Limit + 2
 		default:
 			next = offset + items
 		}
-		c.WantPage = &oa2mcptest.Page{Items: items, Total: total, HasMore: offset+items < total, Next: next, PageInput: o.PageInput}
+		c.WantPage = &oa2mcptest.Page{Items: items, Total: wantTotal, HasMore: more, Next: next, PageInput: o.PageInput}
 		return c, true
 	}
 	listLen := func(offset int) int {

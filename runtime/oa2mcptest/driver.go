@@ -77,7 +77,8 @@ type Case struct {
 
 // Page is what a paged result must say.
 type Page struct {
-	// Items is the number of items on the page; Total the totalCount.
+	// Items is the number of items on the page; Total the totalCount, or
+	// NoTotal when the page must carry none.
 	Items, Total int
 	HasMore      bool
 	// Next is the nextPage value of the page input; -1: no nextPage.
@@ -85,6 +86,10 @@ type Page struct {
 	// PageInput names the page input of nextPage.
 	PageInput string
 }
+
+// NoTotal is Page.Total when the upstream pages the list and says no
+// total: the page must carry no totalCount.
+const NoTotal = -1
 
 // Failure is one case that did not produce what it must.
 type Failure struct {

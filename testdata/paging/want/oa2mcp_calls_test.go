@@ -44,6 +44,28 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 			Body:   "{\"items\":[{\"id\":\"example\",\"name\":\"example\"},{\"id\":\"example\",\"name\":\"example\"},{\"id\":\"example\",\"name\":\"example\"}],\"total\":6}",
 		},
 	}, WantUpstream: true, WantPage: &oa2mcptest.Page{Items: 3, Total: 6, Next: -1, PageInput: "page"}},
+	{Tool: "clinic_find_floors", Name: "normal", Args: "{}", WantUpstream: true},
+	{Tool: "clinic_find_floors", Name: "boundary", Args: "{\"page\":1}", WantUpstream: true},
+	{Tool: "clinic_find_floors", Name: "invalid: wrong type of page", Args: "{\"page\":\"not-a-integer\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"page"}},
+	{Tool: "clinic_find_floors", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "clinic_find_floors", Name: "upstream 500", Args: "{}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "clinic_find_floors", Name: "upstream timeout", Args: "{}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "clinic_find_floors", Name: "upstream reset", Args: "{}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "clinic_find_floors", Name: "upstream malformed JSON", Args: "{}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "clinic_find_floors", Name: "upstream oversized body", Args: "{}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "clinic_find_floors", Name: "upstream HTML page", Args: "{}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "clinic_find_floors", Name: "paging: first page", Args: "{}", Responses: map[string]oa2mcptest.Response{
+		"GET /floors": {
+			Status: 200,
+			Body:   "[{\"level\":1,\"name\":\"example\"},{\"level\":1,\"name\":\"example\"},{\"level\":1,\"name\":\"example\"},{\"level\":1,\"name\":\"example\"},{\"level\":1,\"name\":\"example\"}]",
+		},
+	}, WantUpstream: true, WantPage: &oa2mcptest.Page{Items: 5, Total: -1, HasMore: true, Next: 2, PageInput: "page"}},
+	{Tool: "clinic_find_floors", Name: "paging: last page", Args: "{\"page\":2}", Responses: map[string]oa2mcptest.Response{
+		"GET /floors": {
+			Status: 200,
+			Body:   "[{\"level\":1,\"name\":\"example\"},{\"level\":1,\"name\":\"example\"},{\"level\":1,\"name\":\"example\"}]",
+		},
+	}, WantUpstream: true, WantPage: &oa2mcptest.Page{Items: 3, Total: -1, Next: -1, PageInput: "page"}},
 	{Tool: "clinic_find_rooms", Name: "normal", Args: "{\"offset\":4}", WantUpstream: true},
 	{Tool: "clinic_find_rooms", Name: "boundary", Args: "{\"offset\":0}", WantUpstream: true},
 	{Tool: "clinic_find_rooms", Name: "invalid: wrong type of offset", Args: "{\"offset\":\"not-a-integer\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"offset"}},
@@ -94,6 +116,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 // spec's response schemas, by operation.
 var oa2mcpResponses = map[string]oa2mcptest.Response{
 	"GET /clinicians": {Status: 200, Body: "{\"items\":[{\"id\":\"example\",\"name\":\"example\"}],\"total\":1}"},
+	"GET /floors":     {Status: 200, Body: "[{\"level\":1,\"name\":\"example\"}]"},
 	"GET /rooms":      {Status: 200, Body: "{\"count\":1,\"rooms\":[{\"floor\":1,\"id\":\"example\"}]}"},
 }
 

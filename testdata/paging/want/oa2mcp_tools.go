@@ -110,6 +110,98 @@ var toolClinicFindClinicians = &runtime.Tool{
 	},
 }
 
+// toolClinicFindFloors is the clinic_find_floors tool.
+//
+// GET /floors (operationId listFloors)
+var toolClinicFindFloors = &runtime.Tool{
+	Name:        "clinic_find_floors",
+	Title:       "List floors a page at a time",
+	Description: "List the clinic's floors 5 at a time, e.g. page 2. Use it when the user asks which floors there are. Returns at most 5 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "properties": {
+    "page": {
+      "description": "The page to show, from 1 (pass nextPage.page), e.g. 2.",
+      "minimum": 1,
+      "type": "integer"
+    }
+  },
+  "type": "object"
+}`,
+	OutputSchema: `{
+  "properties": {
+    "hasMore": {
+      "description": "Whether items follow this page.",
+      "type": "boolean"
+    },
+    "items": {
+      "items": {
+        "properties": {
+          "level": {
+            "type": "integer"
+          },
+          "name": {
+            "type": "string"
+          }
+        },
+        "type": "object"
+      },
+      "type": "array"
+    },
+    "nextPage": {
+      "description": "The input to pass to get the next page.",
+      "properties": {
+        "page": {
+          "type": "integer"
+        }
+      },
+      "type": "object"
+    },
+    "note": {
+      "type": "string"
+    },
+    "totalCount": {
+      "description": "How many items there are in all.",
+      "type": "integer"
+    },
+    "warnings": {
+      "description": "Steps that failed; the result is partial.",
+      "items": {
+        "type": "string"
+      },
+      "type": "array"
+    }
+  },
+  "required": [
+    "hasMore",
+    "items"
+  ],
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Steps: []runtime.Step{
+		{
+			ID: "call",
+			Op: runtime.Operation{
+				OperationID: "listFloors",
+				Method:      "GET",
+				Path:        "/floors",
+				Params: []runtime.Param{
+					{Name: "page", Arg: "page", In: "query", Style: "form", Explode: true},
+					{Name: "per_page", Arg: "per_page", In: "query", Style: "form", Explode: true},
+				},
+			},
+			Args: []runtime.Binding{
+				{Arg: "page", Expr: "${input.page}"},
+				{Arg: "per_page", Const: "5"},
+			},
+		},
+	},
+	Output: &runtime.Output{Limit: 5, PageInput: "page", UpstreamPages: true, PageNumbers: true},
+}
+
 // toolClinicFindRooms is the clinic_find_rooms tool.
 //
 // GET /rooms (operationId listRooms)
