@@ -36,7 +36,7 @@ func discoverUnused(cfg Config) bool {
 // Discovery; the task tools keep their names. Nil when every operation
 // is a task tool's: three tools would offer nothing.
 func discovery(infos []*opInfo, used map[*opInfo]bool, tools []ir.Tool, prefix string, problems *diag.List) *runtime.Discovery {
-	rest, names := unusedNames(infos, used, tools)
+	rest, names := unusedNames(infos, used, tools, problems)
 	checkReserved(tools, prefix, problems)
 	if len(rest) == 0 {
 		return nil
@@ -73,15 +73,16 @@ func discovery(infos []*opInfo, used map[*opInfo]bool, tools []ir.Tool, prefix s
 	return out
 }
 
-// unusedNames lists the operations no task tool uses, with their
+// unusedNames lists the operations no task tool uses (but those no
+// operation can serve), with their
 // names: the tool names of the default mapping, giving way to the task
 // tools' names. Operation names carry no prefix: they are arguments,
 // not tools.
-func unusedNames(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool) ([]*opInfo, []string) {
+func unusedNames(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool, problems *diag.List) ([]*opInfo, []string) {
 	var rest []*opInfo
 	var ops []*load.Operation
 	for _, info := range infos {
-		if !used[info] {
+		if !used[info] && !skipUnmappable(info, problems) {
 			rest = append(rest, info)
 			ops = append(ops, info.op)
 		}

@@ -123,6 +123,21 @@ func invalidPathChar(path string) (rune, bool) {
 	return 0, false
 }
 
+// skipUnmappable reports, with a warning, an operation no default tool or
+// discoverable operation can serve: a path that is no URL template, or
+// an answer that is a web page. Only an override file maps such a one.
+func skipUnmappable(info *opInfo, problems *diag.List) bool {
+	if c, bad := invalidPathChar(info.op.Path); bad {
+		problems.Warnf(info.op.Pos, "map it in the override file with a path template the API answers at", "%s %s: skipped: its path is not a URL path template (%q is not allowed outside {parameters})", info.op.Method, info.op.RawPath, c)
+		return true
+	}
+	if returnsWebPage(info.op) {
+		problems.Warnf(info.op.Pos, "map it in the override file if a model really needs the page's text", "%s %s: skipped: it answers with a web page (text/html), which a model cannot use as data", info.op.Method, info.op.RawPath)
+		return true
+	}
+	return false
+}
+
 // returnsWebPage reports an operation whose every success answer is an
 // HTML page (an OAuth authorize screen, say): a browser flow, not data.
 func returnsWebPage(op *load.Operation) bool {
@@ -145,15 +160,7 @@ func defaultTools(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool, prefi
 	var rest []*opInfo
 	var ops []*load.Operation
 	for _, info := range infos {
-		if used[info] {
-			continue
-		}
-		if c, bad := invalidPathChar(info.op.Path); bad {
-			problems.Warnf(info.op.Pos, "map it in the override file with a path template the API answers at", "%s %s: skipped: its path is not a URL path template (%q is not allowed outside {parameters})", info.op.Method, info.op.RawPath, c)
-			continue
-		}
-		if returnsWebPage(info.op) {
-			problems.Warnf(info.op.Pos, "map it in the override file if a model really needs the page's text", "%s %s: skipped: it answers with a web page (text/html), which a model cannot use as data", info.op.Method, info.op.RawPath)
+		if used[info] || skipUnmappable(info, problems) {
 			continue
 		}
 		rest = append(rest, info)
