@@ -49,3 +49,26 @@ func TestInitOnKubernetes(t *testing.T) {
 	must(t, write.Apply(dir, changes))
 	buildAll(t, mod)
 }
+
+// TestInitDraftsGenerate: for every spec of the corpus, the draft oa2mcp
+// init writes generates as written, every tool and discoverable
+// operation proven callable: a new user's first generate works.
+func TestInitDraftsGenerate(t *testing.T) {
+	corpus := testenv.CorpusDir(t)
+	for _, e := range testenv.Corpus() {
+		t.Run(e.Name, func(t *testing.T) {
+			doc, problems := load.Load(context.Background(), filepath.Join(corpus, e.Path), load.Options{})
+			if problems.HasErrors() {
+				t.Fatal(problems.Errors())
+			}
+			draft := scaffold.Draft(doc)
+			ov, ovProblems := overrides.Decode(e.Name+"-overrides.yaml", draft)
+			if ovProblems.HasErrors() {
+				t.Fatalf("the draft does not decode:\n%s", ovProblems.Errors())
+			}
+			if _, genProblems := generator.Generate(doc, generator.Config{Name: e.Name, ImportPath: "corpus/" + e.Name, Overrides: ov}); genProblems.HasErrors() {
+				t.Fatalf("the draft does not generate:\n%s", genProblems.Errors())
+			}
+		})
+	}
+}
