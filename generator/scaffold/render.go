@@ -156,14 +156,35 @@ func (d *draft) tool(l *lines, c *candidate) {
 			l.add("        operation: %s", quote(o.ref))
 		}
 	}
+	var inputs []string
+	list, paged := d.listPaging(c)
+	if paged && list.limitInput != "" {
+		inputs = append(inputs, fmt.Sprintf("      %s: {value: %d}", quote(list.limitInput), draftPageSize))
+	}
+	if paged && list.newInput {
+		inputs = append(inputs, fmt.Sprintf("      %s: {type: integer, minimum: 0, description: %s}", list.pageInput,
+			quote("Optional. How many items to skip, for the next page: pass the nextPage offset of the previous result. Default 0.")))
+	}
 	if c.tool != nil {
 		if ids := identityInputs(c.tool); len(ids) > 0 {
-			l.add("    input:")
-			l.add("      # TODO: check: the caller's own identity, taken from their verified token, never from the model.")
+			inputs = append(inputs, "      # TODO: check: the caller's own identity, taken from their verified token, never from the model.")
 			for _, name := range ids {
-				l.add("      %s: {identity: sub}", quote(name))
+				inputs = append(inputs, fmt.Sprintf("      %s: {identity: sub}", quote(name)))
 			}
 		}
+	}
+	if len(inputs) > 0 {
+		l.add("    input:")
+		for _, in := range inputs {
+			l.add("%s", in)
+		}
+	}
+	if paged {
+		l.add("    output:")
+		l.add("      # Pages of %d items with totalCount, hasMore and nextPage, as long lists should be.", draftPageSize)
+		l.add("      list: {path: %s, limit: %d, page_input: %s, page_kind: %s}", quote(list.path), draftPageSize, quote(list.pageInput), list.pageKind)
+	}
+	if c.tool != nil {
 		l.add("    # About %d tokens in tools/list. Inputs the model fills (rename, describe or hide them under input:):", (c.bytes+3)/4)
 		for _, in := range inputLines(c.tool) {
 			l.add("    #   %s", in)

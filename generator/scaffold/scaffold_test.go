@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oa2mcp/oa2mcp/generator"
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/lint"
 	"github.com/oa2mcp/oa2mcp/generator/load"
@@ -458,5 +459,140 @@ paths:
 		if !strings.Contains(text, want) {
 			t.Errorf("draft lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// pagingSpec has one list endpoint per paging style, each on a resource of
+// its own so each is a one-operation tool.
+const pagingSpec = `openapi: 3.0.3
+info: {title: Paging, version: "1"}
+servers: [{url: "https://api.example.com"}]
+paths:
+  /colours:
+    get:
+      operationId: listColours
+      summary: List colours
+      responses:
+        "200":
+          description: Every colour at once.
+          content: {application/json: {schema: {type: array, items: {type: object, properties: {name: {type: string}}}}}}
+  /shelves:
+    get:
+      operationId: listShelves
+      summary: List shelves
+      parameters:
+        - {name: offset, in: query, schema: {type: integer, minimum: 0}}
+        - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100}}
+      responses:
+        "200":
+          description: A page of shelves.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  items: {type: array, items: {type: object, properties: {id: {type: string}}}}
+                  total: {type: integer}
+  /charges:
+    get:
+      operationId: listCharges
+      summary: List charges
+      parameters:
+        - {name: limit, in: query, schema: {type: integer}}
+        - {name: starting_after, in: query, schema: {type: string}}
+      responses:
+        "200":
+          description: A page of charges, by cursor.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  data: {type: array, items: {type: object, properties: {id: {type: string}}}}
+                  has_more: {type: boolean}
+  /events:
+    get:
+      operationId: listEvents
+      summary: List events
+      parameters:
+        - {name: cursor, in: query, schema: {type: string}}
+      responses:
+        "200":
+          description: A page of events, by cursor only.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  data: {type: array, items: {type: object, properties: {id: {type: string}}}}
+                  next_cursor: {type: string}
+  /stats:
+    get:
+      operationId: listStats
+      summary: Get the statistics
+      responses:
+        "200":
+          description: A record that holds one array, not a list.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  updated: {type: string}
+                  samples: {type: array, items: {type: number}}
+  /me:
+    get:
+      operationId: getMe
+      summary: Get the signed-in user
+      responses:
+        "200":
+          description: The user, with their roles.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  name: {type: string}
+                  roles: {type: array, items: {type: string}}
+`
+
+// TestListToolsDraftedWithPaging: a list the upstream answers whole is
+// paged by the server (an offset input of the tool's own); one the
+// upstream pages by offset and size gets its size bound to the page; a
+// cursor-paged list and a record holding an array are drafted without
+// paging. The draft generates, every tool proven, paging cases included.
+func TestListToolsDraftedWithPaging(t *testing.T) {
+	doc := loadSpec(t, pagingSpec)
+	res := Build(doc, Options{})
+	text := string(res.Text)
+	for _, want := range []string{
+		`list: {path: "", limit: 20, page_input: "offset", page_kind: offset}`,
+		`offset: {type: integer, minimum: 0,`,
+		`list: {path: "items", limit: 20, page_input: "offset", page_kind: offset}`,
+		`"limit": {value: 20}`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the draft lacks %s:\n%s", want, text)
+		}
+	}
+	if n := strings.Count(text, "list: {path"); n != 2 {
+		t.Errorf("%d tools drafted with paging, want 2 (not the cursor-paged charges and events, not the statistics' samples or the user's roles):\n%s", n, text)
+	}
+	ov, problems := overrides.Decode("paging.yaml", res.Text)
+	if problems.HasErrors() {
+		t.Fatal(problems.Errors())
+	}
+	gen, more := generator.Generate(doc, generator.Config{Name: "paging", Overrides: ov})
+	if more.HasErrors() {
+		t.Fatalf("the draft does not generate:\n%s", more.Errors())
+	}
+	paged := 0
+	for _, c := range gen.Server.CallCases {
+		if c.WantPage != nil {
+			paged++
+		}
+	}
+	if paged != 4 {
+		t.Errorf("%d paging cases, want a first and a last page for each of the 2 paged tools", paged)
 	}
 }
