@@ -134,3 +134,31 @@ func TestIdentityClaimsBeyondSub(t *testing.T) {
 		}
 	}
 }
+
+// TestUpstreamTwoOperationsOnOnePath: two operations on one method and
+// path (Box's GET /web_links/{id} and its #get_shared_link variant, which
+// requires ?fields) are both served, each request checked against the one
+// whose required parameters it carries.
+func TestUpstreamTwoOperationsOnOnePath(t *testing.T) {
+	op := func(id string, required bool) *runtime.Operation {
+		o := &runtime.Operation{OperationID: id, Method: "GET", Path: "/links/{id}", Params: []runtime.Param{
+			{Name: "id", Arg: "id", In: runtime.InPath, Style: "simple", Required: true}}}
+		if required {
+			o.Params = append(o.Params, runtime.Param{Name: "fields", Arg: "fields", In: runtime.InQuery, Style: "form", Explode: true, Required: true})
+		}
+		return o
+	}
+	def := &runtime.ServerDef{Name: "links", Tools: []*runtime.Tool{
+		{Name: "get_shared_link", InputSchema: `{"type":"object","properties":{"id":{"type":"string"},"fields":{"type":"string"}},"required":["id","fields"]}`, Op: op("get_link#shared", true)},
+		{Name: "get_link", InputSchema: `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`, Op: op("get_link", false)},
+	}}
+	for _, tr := range []oa2mcptest.Transport{oa2mcptest.InProcess, oa2mcptest.Direct} {
+		fails := oa2mcptest.Check(context.Background(), oa2mcptest.Suite{Def: def, Cases: []oa2mcptest.Case{
+			{Tool: "get_link", Name: "plain", Args: `{"id":"L1"}`, WantUpstream: true},
+			{Tool: "get_shared_link", Name: "shared", Args: `{"id":"L1","fields":"shared_link"}`, WantUpstream: true},
+		}}, oa2mcptest.Options{Transport: tr})
+		if len(fails) != 0 {
+			t.Errorf("transport %d: %v", tr, fails)
+		}
+	}
+}

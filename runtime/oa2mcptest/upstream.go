@@ -85,11 +85,16 @@ func NewUpstream(def *runtime.ServerDef, responses map[string]Response) *Upstrea
 	u := &Upstream{responses: responses, identity: identityValues(def)}
 	seen := map[string]bool{}
 	add := func(op *runtime.Operation) {
-		key := OperationKey(op)
-		if op == nil || seen[key] {
+		if op == nil {
 			return
 		}
-		seen[key] = true
+		// Two operations may share a method and path (see match): each
+		// is kept, told apart by its operationId.
+		key := OperationKey(op)
+		if seen[key+" "+op.OperationID] {
+			return
+		}
+		seen[key+" "+op.OperationID] = true
 		path, query, _ := strings.Cut(op.Path, "?")
 		fixed, _ := url.ParseQuery(query)
 		u.ops = append(u.ops, fakeOp{key: key, method: strings.ToUpper(op.Method), segments: splitPath(path), fixed: fixed, op: op})
@@ -254,17 +259,27 @@ func caseStateOf(r *http.Request) *caseState {
 	return cs
 }
 
-// match finds the operation a request is for.
+// match finds the operation a request is for. Of operations on the same
+// method and path (Box writes two for GET /web_links/{id}, told apart by
+// a #fragment the URL drops), the first whose required parameters the
+// request carries.
 func (u *Upstream) match(r *http.Request) *fakeOp {
 	segs := splitPath(r.URL.EscapedPath())
 	query := r.URL.Query()
+	var first *fakeOp
 	for i := range u.ops {
 		op := &u.ops[i]
-		if op.method == r.Method && matchSegments(op.segments, segs) && hasFixedQuery(query, op.fixed) {
+		if op.method != r.Method || !matchSegments(op.segments, segs) || !hasFixedQuery(query, op.fixed) {
+			continue
+		}
+		if checkRequest(op.op, r) == "" {
 			return op
 		}
+		if first == nil {
+			first = op
+		}
 	}
-	return nil
+	return first
 }
 
 // checkRequest reports what the request lacks that the operation
