@@ -244,7 +244,11 @@ func (w *schemaWriter) combinators(s *load.Schema, out map[string]any, depth int
 	}
 	list("allOf", s.AllOf)
 	list("anyOf", s.AnyOf)
-	list("oneOf", s.OneOf)
+	oneOf := "oneOf"
+	if !w.exclusive(s.OneOf) {
+		oneOf = "anyOf" // see exclusive
+	}
+	list(oneOf, s.OneOf)
 	if s.Not != nil {
 		out["not"] = w.convert(s.Not, depth+1)
 	}

@@ -103,7 +103,7 @@ var oa2mcpResponses = map[string]oa2mcptest.Response{
 	"GET /alerts/{id}":           {Status: 200, Body: "{\"geometry\":{},\"headline\":\"example\",\"type\":\"example\"}"},
 	"GET /glossary":              {Status: 200, ContentType: "text/csv", Body: "example"},
 	"GET /ping":                  {Status: 200, Body: "{}"},
-	"GET /products/{id}":         {Status: 200, Body: "{}"},
+	"GET /products/{id}":         {Status: 200, Body: "{\"text\":\"example\"}"},
 	"GET /radar/{station}/image": {Status: 200, ContentType: "image/png", Body: "example"},
 	"POST /reports":              {Status: 201, Body: "{\"id\":\"example\",\"received\":\"2026-01-31T09:30:00Z\"}"},
 }

@@ -1,0 +1,55 @@
+package mapping
+
+import (
+	"testing"
+
+	"github.com/oa2mcp/oa2mcp/generator/load"
+)
+
+// TestOneOfKeptOnlyWhenExclusive: a oneOf stays one when its arms exclude
+// each other (by type, by a discriminator, by closed arms with properties
+// of their own) and becomes anyOf when they overlap, as DigitalOcean's
+// load balancer (by droplet ids or by tag) and many others do.
+func TestOneOfKeptOnlyWhenExclusive(t *testing.T) {
+	str := func() *load.Schema { return &load.Schema{Type: "string"} }
+	obj := func(required []string, closed bool, props ...string) *load.Schema {
+		s := &load.Schema{Type: "object", Properties: map[string]*load.Schema{}, Required: required, NoAdditional: closed}
+		for _, p := range props {
+			s.Properties[p] = str()
+			s.PropertyOrder = append(s.PropertyOrder, p)
+		}
+		return s
+	}
+	kind := func(v string) *load.Schema {
+		s := obj([]string{"kind"}, false, "kind")
+		s.Properties["kind"] = &load.Schema{Type: "string", Const: v, HasConst: true}
+		return s
+	}
+	doc := &load.Document{Schemas: map[string]*load.Schema{
+		"ByIDs": obj(nil, false, "droplet_ids"), "ByTag": obj(nil, false, "tag"),
+		"Base": obj([]string{"name"}, false, "name"),
+	}}
+	for _, tc := range []struct {
+		name string
+		arms []*load.Schema
+		want string
+	}{
+		{"types apart", []*load.Schema{str(), obj(nil, false, "a"), {Type: "integer"}}, "oneOf"},
+		{"a string and a nullable string", []*load.Schema{str(), {Type: "string", Nullable: true}}, "anyOf"},
+		{"a discriminator", []*load.Schema{kind("circle"), kind("square")}, "oneOf"},
+		{"one kind twice", []*load.Schema{kind("circle"), kind("circle")}, "anyOf"},
+		{"closed arms apart", []*load.Schema{obj([]string{"a"}, true, "a"), obj([]string{"b"}, true, "b")}, "oneOf"},
+		{"open arms that overlap", []*load.Schema{
+			{AllOf: []*load.Schema{{Ref: "ByIDs"}, {Ref: "Base"}}},
+			{AllOf: []*load.Schema{{Ref: "ByTag"}, {Ref: "Base"}}},
+		}, "anyOf"},
+	} {
+		w := newSchemaWriter(doc, true, nil)
+		out := w.convert(&load.Schema{OneOf: tc.arms}, 0)
+		_, hasOne := out["oneOf"]
+		_, hasAny := out["anyOf"]
+		if got := map[bool]string{true: "oneOf", false: "anyOf"}[hasOne]; got != tc.want || hasOne == hasAny {
+			t.Errorf("%s: schema %v, want %s", tc.name, out, tc.want)
+		}
+	}
+}
