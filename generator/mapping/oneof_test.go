@@ -53,3 +53,26 @@ func TestOneOfKeptOnlyWhenExclusive(t *testing.T) {
 		}
 	}
 }
+
+// TestLongUnionLeftToTheAPI: a union of more arms than a schema keeps is
+// not cut (that would refuse the values of the arms cut) but left out,
+// the description saying so.
+func TestLongUnionLeftToTheAPI(t *testing.T) {
+	var arms []*load.Schema
+	for i := range maxCombinatorArms + 1 {
+		arms = append(arms, &load.Schema{Type: "object", Required: []string{"kind"}, PropertyOrder: []string{"kind"},
+			Properties: map[string]*load.Schema{"kind": {Type: "string", Const: i, HasConst: true}}})
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		s := &load.Schema{}
+		if key == "anyOf" {
+			s.AnyOf = arms
+		} else {
+			s.OneOf = arms
+		}
+		out := newSchemaWriter(&load.Document{}, true, nil).convert(s, 0)
+		if out["anyOf"] != nil || out["oneOf"] != nil || out["description"] != "One of 33 shapes the API accepts." {
+			t.Errorf("%s of %d arms: %v", key, len(arms), out)
+		}
+	}
+}

@@ -230,7 +230,13 @@ func (w *schemaWriter) combinators(s *load.Schema, out map[string]any, depth int
 			return
 		}
 		if len(arms) > maxCombinatorArms {
-			arms = arms[:maxCombinatorArms]
+			if key != "allOf" {
+				// Cutting a union's arms would refuse the values of those
+				// cut; too many to list, the union is left to the API.
+				appendDescription(out, fmt.Sprintf("One of %d shapes the API accepts.", len(arms)))
+				return
+			}
+			arms = arms[:maxCombinatorArms] // fewer constraints: looser, never wrong
 		}
 		conv := make([]any, 0, len(arms))
 		for _, a := range arms {
