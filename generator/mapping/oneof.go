@@ -20,7 +20,14 @@ func (w *schemaWriter) exclusive(arms []*load.Schema) bool {
 	if len(arms) < 2 {
 		return true
 	}
-	return w.exclusiveByType(arms) || w.discriminated(arms) || w.closedApart(arms)
+	if w.exclusiveByType(arms) {
+		return true
+	}
+	shapes := make([]armShape, len(arms))
+	for i, a := range arms {
+		shapes[i] = w.shapeOf(a)
+	}
+	return w.discriminated(shapes) || closedApart(shapes)
 }
 
 // exclusiveByType: every arm names its types, and no two share one.
@@ -100,11 +107,7 @@ func (w *schemaWriter) shapeOf(a *load.Schema) armShape {
 
 // discriminated: one property, required by every arm, is fixed by each
 // (const or enum) to values no other arm allows.
-func (w *schemaWriter) discriminated(arms []*load.Schema) bool {
-	shapes := make([]armShape, len(arms))
-	for i, a := range arms {
-		shapes[i] = w.shapeOf(a)
-	}
+func (w *schemaWriter) discriminated(shapes []armShape) bool {
 	for name := range shapes[0].required {
 		seen := map[string]bool{}
 		ok := true
@@ -148,11 +151,7 @@ func (w *schemaWriter) fixedValues(p *load.Schema) []string {
 // closedApart: every arm is closed and requires a property that no other
 // arm declares, so a value of one arm carries a property the others
 // refuse.
-func (w *schemaWriter) closedApart(arms []*load.Schema) bool {
-	shapes := make([]armShape, len(arms))
-	for i, a := range arms {
-		shapes[i] = w.shapeOf(a)
-	}
+func closedApart(shapes []armShape) bool {
 	for i, sh := range shapes {
 		if !sh.closed {
 			return false
