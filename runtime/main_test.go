@@ -3,6 +3,7 @@ package runtime
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -67,12 +68,15 @@ func TestRunMainStdio(t *testing.T) {
 	}
 }
 
-func TestRunMainHTTP(t *testing.T) {
-	up := testUpstream(t)
+// startMainHTTP runs Main over HTTP on a free port with args added, and
+// returns its /mcp endpoint and a stop that signals it and checks a
+// clean exit.
+func startMainHTTP(t *testing.T, args ...string) (string, func()) {
+	t.Helper()
 	logR, logW := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- Main(testSpec(), Options{}, []string{"--transport", "http", "--addr", "127.0.0.1:0", "--base-url", up.URL}, strings.NewReader(""), io.Discard, logW)
+		done <- Main(testSpec(), Options{}, append([]string{"--transport", "http", "--addr", "127.0.0.1:0"}, args...), strings.NewReader(""), io.Discard, logW)
 		logW.Close()
 	}()
 	lines := bufio.NewScanner(logR)
@@ -87,6 +91,23 @@ func TestRunMainHTTP(t *testing.T) {
 	if endpoint == "" {
 		t.Fatal("no listening line")
 	}
+	return endpoint, func() {
+		t.Helper()
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no graceful shutdown")
+		}
+	}
+}
+
+func TestRunMainHTTP(t *testing.T) {
+	up := testUpstream(t)
+	endpoint, stop := startMainHTTP(t, "--base-url", up.URL)
 	resp, err := http.Get(strings.TrimSuffix(endpoint, "/mcp") + "/healthz")
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("healthz: %v %v", err, resp)
@@ -101,13 +122,27 @@ func TestRunMainHTTP(t *testing.T) {
 		t.Fatalf("call: %v %+v", err, res)
 	}
 	cs.Close()
-	syscall.Kill(os.Getpid(), syscall.SIGINT)
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Fatalf("exit %d", code)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no graceful shutdown")
+	stop()
+}
+
+// TestRunMainAuthResource: --auth-jwks, --auth-issuer and --auth-resource
+// reach the server Main starts, which serves the protected-resource
+// metadata beside /mcp.
+func TestRunMainAuthResource(t *testing.T) {
+	endpoint, stop := startMainHTTP(t, "--base-url", "http://127.0.0.1:9", "--auth-jwks", ecJWKS(t),
+		"--auth-issuer", "https://id.example.com", "--auth-resource", "https://mcp.example.com/mcp")
+	defer stop()
+	resp, err := http.Get(strings.TrimSuffix(endpoint, "/mcp") + "/.well-known/oauth-protected-resource/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var doc struct {
+		Resource             string   `json:"resource"`
+		AuthorizationServers []string `json:"authorization_servers"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil || doc.Resource != "https://mcp.example.com/mcp" ||
+		len(doc.AuthorizationServers) != 1 || doc.AuthorizationServers[0] != "https://id.example.com" {
+		t.Errorf("metadata %+v, %v", doc, err)
 	}
 }
