@@ -52,7 +52,9 @@ func (g *groupWriter) Write(p []byte) (int, error) {
 	}
 	g.busy, g.taken = true, batch
 	out := g.pending
-	g.pending = g.spare[:0]
+	// The spare buffer becomes the next batch's, and is no longer spare:
+	// out must never be appended to while it is written.
+	g.pending, g.spare = g.spare[:0], nil
 	g.mu.Unlock()
 	_, err := g.w.Write(out)
 	g.mu.Lock()

@@ -73,3 +73,31 @@ func TestGroupWriter(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupWriterLargeBatches: batches larger than the buffer kept for
+// reuse never share memory with the batch being written (-race).
+func TestGroupWriterLargeBatches(t *testing.T) {
+	sw := &slowWriter{}
+	g := newGroupWriter(sw)
+	big := strings.Repeat("y", 30<<10)
+	var wg sync.WaitGroup
+	for w := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				g.Write([]byte(fmt.Sprintf("%d-%d %s\n", w, i, big)))
+			}
+		}()
+	}
+	wg.Wait()
+	lines := strings.Split(strings.TrimSuffix(sw.buf.String(), "\n"), "\n")
+	if len(lines) != 120 {
+		t.Fatalf("%d lines, want 120", len(lines))
+	}
+	for _, l := range lines {
+		if !strings.HasSuffix(l, " "+big) {
+			t.Fatalf("a line was torn: %q...", l[:min(len(l), 40)])
+		}
+	}
+}
