@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -753,5 +754,38 @@ func TestLoadHTTP(t *testing.T) {
 		all[n/2].Round(time.Microsecond), all[n*99/100].Round(time.Microsecond), errs.Load())
 	if errs.Load() != 0 {
 		t.Fatalf("%d unexpected errors", errs.Load())
+	}
+}
+
+// cutShortTransport refuses the first connection and hangs on the next,
+// until the call's deadline: a retry the deadline cuts short.
+type cutShortTransport struct{ attempts atomic.Int32 }
+
+func (t *cutShortTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if t.attempts.Add(1) == 1 {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}
+	}
+	<-r.Context().Done()
+	return nil, r.Context().Err()
+}
+
+// TestRetryCutShortKeepsCause: when the call's deadline ends a retry, the
+// result names the failure that made the server retry (a refused
+// connection), not the deadline.
+func TestRetryCutShortKeepsCause(t *testing.T) {
+	tr := &cutShortTransport{}
+	srv, err := NewServer(faultSpec(), Options{BaseURL: "http://127.0.0.1:9", HTTPClient: &http.Client{Transport: tr},
+		Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	res, err := srv.CallTool(context.Background(), "fault", map[string]any{"name": "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := resultText(res)
+	if tr.attempts.Load() != 2 || !strings.Contains(text, "[error kind: "+KindConnection) || !strings.Contains(text, "the last retry ran out of time") {
+		t.Errorf("%d attempts: %s", tr.attempts.Load(), text)
 	}
 }

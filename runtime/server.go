@@ -533,6 +533,7 @@ func (s *Server) saturated(ctx context.Context, bt *boundTool, l *limiter, scope
 // attempts sends req, retrying per op.retry within ctx's deadline.
 func (s *Server) attempts(ctx context.Context, bt *boundTool, op *compiledOp, args map[string]any, req *http.Request, rec *callRecord) (*upstreamResult, *callError) {
 	deadline, _ := ctx.Deadline()
+	var prev *callError // the last attempt's failure
 	for n := 0; ; n++ {
 		r := req
 		if n > 0 {
@@ -550,6 +551,13 @@ func (s *Server) attempts(ctx context.Context, bt *boundTool, op *compiledOp, ar
 		if cerr == nil {
 			return res, nil
 		}
+		if cerr.kind == KindTimeout && prev != nil && prev.kind != KindTimeout {
+			// A retry the call's deadline cut short says less than the
+			// failure that made it retry (a refused connection, a 503).
+			prev.msg += fmt.Sprintf(" (This server retried %d times; the last retry ran out of time.)", n)
+			return nil, prev
+		}
+		prev = cerr
 		wait, ok := op.retry.wait(n, cerr, deadline)
 		if !ok || s.draining.Load() || !sleepCtx(ctx, wait) {
 			if n > 0 {
