@@ -187,21 +187,13 @@ func (s *Server) bindAccess(bt *boundTool) error {
 // them, and test callers carry them.
 func (t *Tool) IdentityClaims() []string {
 	var claims []string
-	add := func(bs []Binding) {
-		for _, b := range bs {
+	for _, st := range t.AllSteps() {
+		for _, b := range st.Args {
 			for _, c := range b.IdentityClaims() {
 				if !slices.Contains(claims, c) {
 					claims = append(claims, c)
 				}
 			}
-		}
-	}
-	for _, st := range t.Steps {
-		add(st.Args)
-	}
-	for _, a := range t.Actions {
-		for _, st := range a.Steps {
-			add(st.Args)
 		}
 	}
 	slices.Sort(claims)

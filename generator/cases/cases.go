@@ -265,14 +265,8 @@ func (b *builder) reachesUpstream(args map[string]any) bool {
 	if t.Op != nil {
 		return true
 	}
-	steps := t.Steps
-	if name, _ := args["action"].(string); name != "" {
-		for _, a := range t.Actions {
-			if a.Name == name {
-				steps = a.Steps
-			}
-		}
-	}
+	action, _ := args["action"].(string)
+	steps := t.StepsFor(action)
 	for _, st := range steps {
 		if st.When == "" || args[st.When] == true {
 			return true
@@ -288,14 +282,8 @@ func (b *builder) requiredOp(args map[string]any) *ir.Operation {
 	if t.Op != nil {
 		return t.Op
 	}
-	steps := t.Steps
-	if name, _ := args["action"].(string); name != "" {
-		for _, a := range t.Actions {
-			if a.Name == name {
-				steps = a.Steps
-			}
-		}
-	}
+	action, _ := args["action"].(string)
+	steps := t.StepsFor(action)
 	for i := range steps {
 		if !steps[i].Optional && steps[i].When == "" {
 			return &steps[i].Op
@@ -428,7 +416,7 @@ func (b *builder) faults(normal oa2mcptest.Case) []oa2mcptest.Case {
 	if op == nil || !normal.WantUpstream {
 		return nil
 	}
-	statuses := append([]int(nil), b.srv.Responses[oa2mcptest.OperationKey(op)].Errors...)
+	statuses := append([]int(nil), b.srv.Responses[op.Key()].Errors...)
 	statuses = append(statuses, 500)
 	seen := map[int]bool{}
 	var out []oa2mcptest.Case

@@ -232,23 +232,17 @@ func (b *builder) pageArgs(args map[string]any, offset int) map[string]any {
 func (b *builder) listSource(args map[string]any) (string, string) {
 	t, path := b.t, b.t.Output.ListPath
 	if t.Op != nil {
-		return oa2mcptest.OperationKey(t.Op), path
+		return t.Op.Key(), path
 	}
-	steps := t.Steps
-	if name, _ := args["action"].(string); name != "" {
-		for _, a := range t.Actions {
-			if a.Name == name {
-				steps = a.Steps
-			}
-		}
-	}
+	action, _ := args["action"].(string)
+	steps := t.StepsFor(action)
 	if len(steps) == 1 {
-		return oa2mcptest.OperationKey(&steps[0].Op), path
+		return steps[0].Op.Key(), path
 	}
 	id, rest, _ := strings.Cut(path, ".")
 	for i := range steps {
 		if steps[i].ID == id {
-			return oa2mcptest.OperationKey(&steps[i].Op), rest
+			return steps[i].Op.Key(), rest
 		}
 	}
 	return "", ""

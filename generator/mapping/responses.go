@@ -3,7 +3,6 @@ package mapping
 import (
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
@@ -16,7 +15,7 @@ import (
 func recordResponses(doc *load.Document, srv *ir.Server, infos []*opInfo) {
 	byKey := map[string]*opInfo{}
 	for _, info := range infos {
-		byKey[opKey(info.call.Method, info.call.Path)] = info
+		byKey[info.call.Key()] = info
 	}
 	srv.Responses = map[string]ir.OperationResponses{}
 	rw := &responseWriter{w: newSchemaWriter(doc, false, textCache{}), memo: map[any]string{}}
@@ -32,30 +31,18 @@ func recordResponses(doc *load.Document, srv *ir.Server, infos []*opInfo) {
 	}
 }
 
-// opKey names an operation as the call cases do: "METHOD /path".
-func opKey(method, path string) string { return strings.ToUpper(method) + " " + path }
-
-// usedOperations lists, sorted, the operations the tools call.
+// usedOperations lists, sorted, the operations the tools call, by
+// Operation.Key.
 func usedOperations(srv *ir.Server) []string {
 	seen := map[string]bool{}
-	add := func(op *ir.Operation) { seen[opKey(op.Method, op.Path)] = true }
 	for i := range srv.Tools {
-		t := &srv.Tools[i]
-		if t.Op != nil {
-			add(t.Op)
-		}
-		for j := range t.Steps {
-			add(&t.Steps[j].Op)
-		}
-		for _, a := range t.Actions {
-			for j := range a.Steps {
-				add(&a.Steps[j].Op)
-			}
+		for _, op := range srv.Tools[i].Operations() {
+			seen[op.Key()] = true
 		}
 	}
 	if srv.Discovery != nil {
 		for _, d := range srv.Discovery.Operations {
-			add(d.Tool.Op)
+			seen[d.Tool.Op.Key()] = true
 		}
 	}
 	keys := make([]string, 0, len(seen))

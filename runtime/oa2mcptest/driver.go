@@ -21,7 +21,7 @@ import (
 type Suite struct {
 	// Def is the server's definition.
 	Def *runtime.ServerDef
-	// Responses are the fake upstream's answers, by OperationKey.
+	// Responses are the fake upstream's answers, by Operation.Key.
 	Responses map[string]Response
 	// Credentials answer Options.Getenv for the credential variables, so
 	// calls carry credentials without touching the real environment.
@@ -56,7 +56,7 @@ type Case struct {
 	// (FaultStatus, FaultTimeout, ...).
 	Fault string
 	// Responses replace the upstream's answers for this case, by
-	// OperationKey (a long list for a paging case, say).
+	// Operation.Key (a long list for a paging case, say).
 	Responses map[string]Response
 	// Answers is the JSON object a user gives when the tool asks
 	// (input_required); "" when the tool asks nothing.

@@ -3,7 +3,6 @@ package oa2mcptest
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/runtime"
@@ -18,7 +17,7 @@ type identityValue struct {
 	claims []string
 }
 
-// identityValues finds, per OperationKey, the request values the
+// identityValues finds, per Operation.Key, the request values the
 // definition's tools bind from the caller's identity. An operation that
 // two tools call with different identity bindings is left out: the
 // upstream cannot tell which tool sent a request.
@@ -27,12 +26,8 @@ func identityValues(def *runtime.ServerDef) map[string][]identityValue {
 	conflict := map[string]bool{}
 	for _, t := range def.Tools {
 		perOp := map[string][]identityValue{}
-		steps := slices.Clone(t.Steps)
-		for _, a := range t.Actions {
-			steps = append(steps, a.Steps...)
-		}
-		for _, st := range steps {
-			key := OperationKey(&st.Op)
+		for _, st := range t.AllSteps() {
+			key := st.Op.Key()
 			if _, ok := perOp[key]; !ok {
 				perOp[key] = nil
 			}

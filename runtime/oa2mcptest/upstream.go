@@ -54,7 +54,7 @@ func FaultStatus(code int) string { return fmt.Sprintf("status:%d", code) }
 type Upstream struct {
 	ops       []fakeOp
 	responses map[string]Response
-	// identity lists, by OperationKey, the request values bound from the
+	// identity lists, by Operation.Key, the request values bound from the
 	// caller's identity, which must carry the calling caller's claims.
 	identity map[string][]identityValue
 
@@ -79,7 +79,7 @@ type fakeOp struct {
 }
 
 // NewUpstream returns the fake upstream of def: responses are keyed by
-// OperationKey of each operation; an operation without one answers 200
+// Operation.Key of each operation; an operation without one answers 200
 // with {}.
 func NewUpstream(def *runtime.ServerDef, responses map[string]Response) *Upstream {
 	u := &Upstream{responses: responses, identity: identityValues(def)}
@@ -90,7 +90,7 @@ func NewUpstream(def *runtime.ServerDef, responses map[string]Response) *Upstrea
 		}
 		// Two operations may share a method and path (see match): each
 		// is kept, told apart by its operationId.
-		key := OperationKey(op)
+		key := op.Key()
 		if seen[key+" "+op.OperationID] {
 			return
 		}
@@ -100,14 +100,8 @@ func NewUpstream(def *runtime.ServerDef, responses map[string]Response) *Upstrea
 		u.ops = append(u.ops, fakeOp{key: key, method: strings.ToUpper(op.Method), segments: splitPath(path), fixed: fixed, op: op})
 	}
 	for _, t := range def.Tools {
-		add(t.Op)
-		for i := range t.Steps {
-			add(&t.Steps[i].Op)
-		}
-		for _, a := range t.Actions {
-			for i := range a.Steps {
-				add(&a.Steps[i].Op)
-			}
+		for _, op := range t.Operations() {
+			add(op)
 		}
 	}
 	if def.Discovery != nil {
@@ -125,14 +119,6 @@ func NewUpstream(def *runtime.ServerDef, responses map[string]Response) *Upstrea
 		return len(a.fixed) > len(b.fixed)
 	})
 	return u
-}
-
-// OperationKey is how responses name an operation: "METHOD /path".
-func OperationKey(op *runtime.Operation) string {
-	if op == nil {
-		return ""
-	}
-	return strings.ToUpper(op.Method) + " " + op.Path
 }
 
 // SetFault makes every request fail with fault ("" for none).

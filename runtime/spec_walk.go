@@ -1,0 +1,53 @@
+package runtime
+
+import "strings"
+
+// Walks over a definition that the runtime, the generator and the test
+// driver all make: one definition of "every step" and "every operation".
+
+// AllSteps are the tool's steps and every action's, in order.
+func (t *Tool) AllSteps() []Step {
+	steps := append([]Step(nil), t.Steps...)
+	for _, a := range t.Actions {
+		steps = append(steps, a.Steps...)
+	}
+	return steps
+}
+
+// StepsFor are the steps a call runs for the action named: the action's,
+// or the tool's own when it has no such action.
+func (t *Tool) StepsFor(action string) []Step {
+	for _, a := range t.Actions {
+		if a.Name == action {
+			return a.Steps
+		}
+	}
+	return t.Steps
+}
+
+// Operations are the upstream operations the tool may call: its own, then
+// those of its steps and actions.
+func (t *Tool) Operations() []*Operation {
+	var ops []*Operation
+	if t.Op != nil {
+		ops = append(ops, t.Op)
+	}
+	for i := range t.Steps {
+		ops = append(ops, &t.Steps[i].Op)
+	}
+	for _, a := range t.Actions {
+		for i := range a.Steps {
+			ops = append(ops, &a.Steps[i].Op)
+		}
+	}
+	return ops
+}
+
+// Key names the operation as upstream responses are keyed in generated
+// call tests: "METHOD /path".
+func (o *Operation) Key() string {
+	if o == nil {
+		return ""
+	}
+	return strings.ToUpper(o.Method) + " " + o.Path
+}
