@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime"
@@ -32,10 +30,10 @@ func checkDirect(ctx context.Context, s Suite, order []string, byTool map[string
 			direct = append(direct, tool)
 		}
 	}
-	d := &directRun{suite: s, now: time.Now(), tokens: tokens(s.Def)}
+	d := &directRun{suite: s, clock: newCaseClock(), tokens: tokens(s.Def)}
 	d.upstream = NewUpstream(s.Def, s.Responses)
 	srv, err := runtime.NewServer(s.Def, runtime.Options{
-		BaseURL: "http://upstream.in-process", Upstream: d.upstream, Timeout: opts.Timeout, Now: d.clock,
+		BaseURL: "http://upstream.in-process", Upstream: d.upstream, Timeout: opts.Timeout, Now: d.clock.now,
 		Getenv: func(k string) string { return s.Credentials[k] },
 	})
 	if err != nil {
@@ -61,21 +59,7 @@ type directRun struct {
 	// tokens are the test callers, found once: finding them encodes the
 	// whole definition (per call, that was most of a large spec's proof).
 	tokens map[string]runtime.Caller
-	mu     sync.Mutex
-	now    time.Time
-}
-
-func (d *directRun) clock() time.Time {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.now
-}
-
-// tick moves the shared clock on, so per-caller rate limits refill.
-func (d *directRun) tick() {
-	d.mu.Lock()
-	d.now = d.now.Add(30 * time.Second)
-	d.mu.Unlock()
+	clock  *caseClock
 }
 
 // runTool runs one tool's cases in order.
@@ -92,7 +76,7 @@ func (d *directRun) runTool(ctx context.Context, tool string, cases []Case) []Fa
 
 // runCase makes one call and lists what is wrong with it.
 func (d *directRun) runCase(ctx context.Context, c *Case) []string {
-	d.tick()
+	d.clock.tick()
 	args := map[string]any{}
 	if err := json.Unmarshal([]byte(c.Args), &args); err != nil {
 		return []string{fmt.Sprintf("arguments %s are not a JSON object: %v", c.Args, err)}

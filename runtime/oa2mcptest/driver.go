@@ -223,30 +223,36 @@ type toolRun struct {
 	tokens   map[string]runtime.Caller
 	fails    []Failure
 	// cur is the case being run, for answering input_required forms.
-	mu  sync.Mutex
-	cur *Case
-	// now is the server's clock: each case starts a little later, so a
-	// per-caller rate limit of the definition refills between cases
-	// instead of refusing the suite's own calls.
-	now time.Time
+	mu    sync.Mutex
+	cur   *Case
+	clock *caseClock
 }
 
-// clock is the server's Options.Now.
-func (r *toolRun) clock() time.Time {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.now
+// caseClock is a server's Options.Now under test: each case starts a
+// little later, so a per-caller rate limit of the definition refills
+// between cases instead of refusing the suite's own calls.
+type caseClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newCaseClock() *caseClock { return &caseClock{t: time.Now()} }
+
+func (c *caseClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
 }
 
 // tick moves the clock on between cases.
-func (r *toolRun) tick() {
-	r.mu.Lock()
-	r.now = r.now.Add(30 * time.Second)
-	r.mu.Unlock()
+func (c *caseClock) tick() {
+	c.mu.Lock()
+	c.t = c.t.Add(30 * time.Second)
+	c.mu.Unlock()
 }
 
 func checkTool(ctx context.Context, s Suite, tool string, cases []Case, opts Options) []Failure {
-	r := &toolRun{suite: s, tool: tool, def: toolDef(s.Def, tool), now: time.Now()}
+	r := &toolRun{suite: s, tool: tool, def: toolDef(s.Def, tool), clock: newCaseClock()}
 	if r.def == nil {
 		return []Failure{{Tool: tool, Problem: "the definition has no such tool"}}
 	}
@@ -356,7 +362,7 @@ func (r *toolRun) start(ctx context.Context, opts Options) (func(), error) {
 	}
 	r.tokens = tokens(r.def)
 	sopts := runtime.Options{
-		Now:     r.clock,
+		Now:     r.clock.now,
 		Timeout: opts.Timeout,
 		Getenv:  func(k string) string { return r.suite.Credentials[k] },
 		Auth:    &runtime.AuthOptions{Tokens: r.tokens},
@@ -435,7 +441,7 @@ func (r *toolRun) runCase(ctx context.Context, c *Case) {
 		fail("arguments %s are not a JSON object: %v", c.Args, err)
 		return
 	}
-	r.tick()
+	r.clock.tick()
 	if c.Caller == "" {
 		c.Caller = CallerDefault
 	}
