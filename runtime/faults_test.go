@@ -200,14 +200,7 @@ func (rt refusingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func faultSpec() *ServerDef {
-	obj := func(props string, required ...string) string {
-		req := ""
-		if len(required) > 0 {
-			b, _ := json.Marshal(required)
-			req = `,"required":` + string(b)
-		}
-		return `{"type":"object","additionalProperties":false,"properties":{` + props + `}` + req + `}`
-	}
+	obj := objSchema
 	return &ServerDef{
 		Name: "faults", Version: "1", EnvPrefix: "FAULTS",
 		RetryBaseMillis: 20, MaxRequestBytes: 32 << 10,

@@ -152,17 +152,21 @@ func failHandler(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// objSchema is a closed object schema with the given properties (JSON
+// members) and required names.
+func objSchema(props string, required ...string) string {
+	req := ""
+	if len(required) > 0 {
+		b, _ := json.Marshal(required)
+		req = `,"required":` + string(b)
+	}
+	return `{"type":"object","additionalProperties":false,"properties":{` + props + `}` + req + `}`
+}
+
 // testSpec is a hand-written serverSpec covering the parameter and body
 // kinds the generator emits.
 func testSpec() *ServerDef {
-	obj := func(props string, required ...string) string {
-		req := ""
-		if len(required) > 0 {
-			b, _ := json.Marshal(required)
-			req = `,"required":` + string(b)
-		}
-		return `{"type":"object","additionalProperties":false,"properties":{` + props + `}` + req + `}`
-	}
+	obj := objSchema
 	return &ServerDef{
 		Name: "petstore", Title: "Pet Store", Version: "1.2.3",
 		Instructions: "Use these tools to manage pets.",
