@@ -3,7 +3,6 @@ package runtime
 import (
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strings"
 )
 
@@ -112,16 +111,12 @@ func (s *Server) ProtectedResourceHandler() http.Handler {
 	})
 }
 
-// allScopes lists every scope a tool needs, sorted.
+// allScopes lists every scope a tool of the server needs, sorted: the
+// definition's and the hand-written ones (Options.Tools).
 func (s *Server) allScopes() []string {
-	var out []string
-	for _, t := range s.spec.Tools {
-		for _, sc := range t.Scopes {
-			if !slices.Contains(out, sc) {
-				out = append(out, sc)
-			}
-		}
+	tools := make([]*Tool, 0, len(s.tools))
+	for _, bt := range s.tools {
+		tools = append(tools, bt.spec)
 	}
-	slices.Sort(out)
-	return out
+	return toolScopes(tools)
 }

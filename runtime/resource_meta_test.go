@@ -19,12 +19,19 @@ import (
 )
 
 // resourceMetaServer serves a one-tool server needing the scope
-// loans:read with auth, over the mux Main serves.
+// loans:read and a hand-written one needing loans:renew, with auth, over
+// the mux Main serves.
 func resourceMetaServer(t *testing.T, a *AuthOptions) *httptest.Server {
 	t.Helper()
 	def := &ServerDef{Name: "lib", Title: "Library", EnvPrefix: "LIB", Tools: []*Tool{{Name: "my_loans", InputSchema: `{"type":"object"}`,
 		Scopes: []string{"loans:read"}, Op: &Operation{Method: "GET", Path: "/loans"}}}}
-	srv, err := NewServer(def, Options{BaseURL: "http://127.0.0.1:9", Auth: a, Getenv: func(string) string { return "" }})
+	// A hand-written tool's scope is the server's too.
+	renew, err := NewTool(Tool{Name: "renew_loan", Description: "Renew a loan.", Scopes: []string{"loans:renew"}},
+		func(context.Context, *Call, struct{}) (struct{}, error) { return struct{}{}, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := NewServer(def, Options{BaseURL: "http://127.0.0.1:9", Auth: a, Tools: []*Tool{renew}, Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +93,7 @@ func TestProtectedResourceMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(prm.AuthorizationServers, []string{"https://id.example.com"}) || !slices.Equal(prm.ScopesSupported, []string{"loans:read"}) ||
+	if !slices.Equal(prm.AuthorizationServers, []string{"https://id.example.com"}) || !slices.Equal(prm.ScopesSupported, []string{"loans:read", "loans:renew"}) ||
 		!slices.Equal(prm.BearerMethodsSupported, []string{"header"}) || prm.ResourceName != "Library" {
 		t.Errorf("metadata %+v", prm)
 	}

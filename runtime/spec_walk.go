@@ -1,6 +1,9 @@
 package runtime
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Walks over a definition that the runtime, the generator and the test
 // driver all make: one definition of "every step" and "every operation".
@@ -50,4 +53,21 @@ func (o *Operation) Key() string {
 		return ""
 	}
 	return strings.ToUpper(o.Method) + " " + o.Path
+}
+
+// Scopes lists every scope the definition's tools need, sorted.
+func (d *ServerDef) Scopes() []string { return toolScopes(d.Tools) }
+
+// toolScopes is the sorted union of the tools' scopes.
+func toolScopes(tools []*Tool) []string {
+	var out []string
+	for _, t := range tools {
+		for _, sc := range t.Scopes {
+			if !slices.Contains(out, sc) {
+				out = append(out, sc)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -309,17 +308,7 @@ func toolDef(def *runtime.ServerDef, tool string) *runtime.ServerDef {
 
 // tokens are the static bearer tokens of the test callers.
 func tokens(def *runtime.ServerDef) map[string]runtime.Caller {
-	scopes := map[string]bool{}
-	for _, t := range def.Tools {
-		for _, sc := range t.Scopes {
-			scopes[sc] = true
-		}
-	}
-	var all []string
-	for sc := range scopes {
-		all = append(all, sc)
-	}
-	sort.Strings(all)
+	all := def.Scopes()
 	claims := identityClaims(def)
 	return map[string]runtime.Caller{
 		tokenOf(CallerDefault): {Subject: "oa2mcp-test-a", Scopes: all, Claims: claims("a")},
