@@ -41,20 +41,20 @@ type docData struct {
 
 	// Discovery describes the discovery tools; nil without discovery.
 	Discovery *docDiscovery
-	// StdioCallerExample is a $PREFIX_STDIO_CALLER value naming every
+	// StdioCallerExample is the $PREFIX_STDIO_CALLER setting naming every
 	// claim besides sub that the tools bind.
 	StdioCallerExample string
 }
 
 type docCredential struct{ Env, Meaning string }
 
-// stdioCallerExample names the local user and every claim besides sub
-// the tools bind, as $PREFIX_STDIO_CALLER takes them; "" when the tools
-// bind only sub or nothing.
-func stdioCallerExample(tools []ir.Tool) string {
+// stdioCallerExample is the $PREFIX_STDIO_CALLER setting naming every
+// claim besides sub the tools bind; "" when they bind only sub or
+// nothing.
+func stdioCallerExample(srv *ir.Server) string {
 	var claims []string
-	for i := range tools {
-		for _, c := range tools[i].IdentityClaims() {
+	for i := range srv.Tools {
+		for _, c := range srv.Tools[i].IdentityClaims() {
 			if c != "sub" && !slices.Contains(claims, c) {
 				claims = append(claims, c)
 			}
@@ -64,11 +64,7 @@ func stdioCallerExample(tools []ir.Tool) string {
 		return ""
 	}
 	slices.Sort(claims)
-	v := "alice"
-	for _, c := range claims {
-		v += " " + c + "=ALICES_" + strings.ToUpper(c)
-	}
-	return v
+	return runtime.StdioCallerSetting(srv.EnvPrefix, claims)
 }
 
 // addDocs renders README.md and .mcp.json into files.
@@ -94,7 +90,7 @@ func newDocData(srv *ir.Server) *docData {
 		Tools: srv.Tools, CallTests: !srv.NoCallTests,
 	}
 	d.Discovery = discoveryDoc(srv)
-	d.StdioCallerExample = stdioCallerExample(srv.Tools)
+	d.StdioCallerExample = stdioCallerExample(srv)
 	if d.ExampleBaseURL == "" || !strings.Contains(d.ExampleBaseURL, "://") {
 		d.ExampleBaseURL = "https://api.example.com"
 	}
