@@ -479,29 +479,25 @@ func (a *authenticator) requireAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var reason string
 		r = r.WithContext(context.WithValue(r.Context(), authCtxKey{}, &reason))
-		cw := &challengeWriter{ResponseWriter: w, realm: a.realm, reason: &reason, hasToken: r.Header.Get("Authorization") != ""}
-		if a.publishesMetadata() {
-			cw.metadata = a.metadataURL(r)
-		}
-		inner(next).ServeHTTP(cw, r)
+		inner(next).ServeHTTP(&challengeWriter{ResponseWriter: w, auth: a, req: r, reason: &reason, hasToken: r.Header.Get("Authorization") != ""}, r)
 	})
 }
 
 // challengeWriter adds WWW-Authenticate to 401 answers.
 type challengeWriter struct {
 	http.ResponseWriter
-	realm    string
+	auth     *authenticator
+	req      *http.Request // for the metadata URL, which only a 401 needs
 	reason   *string
 	hasToken bool
 	wrote    bool
-	metadata string // the protected-resource metadata URL, when published
 }
 
 func (c *challengeWriter) WriteHeader(code int) {
 	if code == http.StatusUnauthorized && !c.wrote && c.Header().Get("WWW-Authenticate") == "" {
-		v := fmt.Sprintf("Bearer realm=%q", c.realm)
-		if c.metadata != "" {
-			v += fmt.Sprintf(", resource_metadata=%q", c.metadata)
+		v := fmt.Sprintf("Bearer realm=%q", c.auth.realm)
+		if c.auth.publishesMetadata() {
+			v += fmt.Sprintf(", resource_metadata=%q", c.auth.metadataURL(c.req))
 		}
 		if c.hasToken {
 			desc := *c.reason
