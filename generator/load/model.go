@@ -207,5 +207,15 @@ type Schema struct {
 	Deprecated bool
 }
 
+// Resolve follows Ref nodes to the named schema they stand for; nil for
+// a dangling reference. Chains of references are followed 64 deep at
+// most, so a cycle of bare references ends.
+func (d *Document) Resolve(s *Schema) *Schema {
+	for i := 0; s != nil && s.Ref != "" && i < 64; i++ {
+		s = d.Schemas[s.Ref]
+	}
+	return s
+}
+
 // Position is a place in a spec file; see [diag.Position].
 type Position = diag.Position

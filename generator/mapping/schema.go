@@ -39,12 +39,7 @@ func newSchemaWriter(doc *load.Document, input bool, text textCache) *schemaWrit
 }
 
 // resolve follows Ref nodes to the named schema they stand for.
-func (w *schemaWriter) resolve(s *load.Schema) *load.Schema {
-	for i := 0; s != nil && s.Ref != "" && i < 64; i++ {
-		s = w.doc.Schemas[s.Ref]
-	}
-	return s
-}
+func (w *schemaWriter) resolve(s *load.Schema) *load.Schema { return w.doc.Resolve(s) }
 
 // convert returns the JSON Schema for s.
 func (w *schemaWriter) convert(s *load.Schema, depth int) map[string]any {

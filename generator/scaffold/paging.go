@@ -124,7 +124,7 @@ func (d *draft) listPath(op *load.Operation) (string, bool) {
 		if r.Sequential || r.Schema == nil || !runtime.IsJSONMedia(r.MediaType) {
 			return "", false
 		}
-		s := d.resolve(r.Schema)
+		s := d.doc.Resolve(r.Schema)
 		if s == nil {
 			return "", false
 		}
@@ -133,7 +133,7 @@ func (d *draft) listPath(op *load.Operation) (string, bool) {
 		}
 		var arrays []string
 		for _, name := range s.PropertyOrder {
-			if p := d.resolve(s.Properties[name]); p != nil && p.Type == "array" {
+			if p := d.doc.Resolve(s.Properties[name]); p != nil && p.Type == "array" {
 				arrays = append(arrays, name)
 			}
 		}
@@ -169,21 +169,13 @@ func isPathWord(s string) bool {
 	return s != ""
 }
 
-// resolve follows references to named schemas.
-func (d *draft) resolve(s *load.Schema) *load.Schema {
-	for i := 0; s != nil && s.Ref != "" && i < 16; i++ {
-		s = d.doc.Schemas[s.Ref]
-	}
-	return s
-}
-
 func (d *draft) isInteger(s *load.Schema) bool {
-	s = d.resolve(s)
+	s = d.doc.Resolve(s)
 	return s != nil && s.Type == "integer"
 }
 
 // allows reports whether an integer schema admits n.
 func (d *draft) allows(s *load.Schema, n float64) bool {
-	s = d.resolve(s)
+	s = d.doc.Resolve(s)
 	return s != nil && (s.Minimum == nil || *s.Minimum <= n) && (s.Maximum == nil || *s.Maximum >= n)
 }
