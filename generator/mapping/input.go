@@ -147,37 +147,16 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 // properties. ok is false when the schema is not a plain object: arrays,
 // primitives, free-form maps and anyOf/oneOf unions stay nested.
 func (b *inputBuilder) objectShape(s *load.Schema) (map[string]*load.Schema, []string, []string, bool) {
-	props := map[string]*load.Schema{}
-	var required []string
-	var walk func(s *load.Schema, depth int) bool
-	walk = func(s *load.Schema, depth int) bool {
-		s = b.w.resolve(s)
-		if s == nil || depth > 8 || len(s.AnyOf) > 0 || len(s.OneOf) > 0 || s.Not != nil || s.AdditionalProperties != nil {
-			return false
-		}
-		if s.Type != "" && s.Type != "object" || len(s.Types) > 0 {
-			return false
-		}
-		for _, name := range s.PropertyOrder {
-			props[name] = s.Properties[name]
-		}
-		required = append(required, s.Required...)
-		for _, part := range s.AllOf {
-			if !walk(part, depth+1) {
-				return false
-			}
-		}
-		return true
-	}
-	if !walk(s, 0) || len(props) == 0 {
+	m := b.w.merged(s)
+	if !m.plain || len(m.props) == 0 {
 		return nil, nil, nil, false
 	}
-	order := make([]string, 0, len(props))
-	for name := range props {
+	order := make([]string, 0, len(m.props))
+	for name := range m.props {
 		order = append(order, name)
 	}
 	sort.Strings(order)
-	return props, order, required, true
+	return m.props, order, m.required, true
 }
 
 // inlineScalar replaces a $ref to a scalar schema (a string enum, a

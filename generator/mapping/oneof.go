@@ -23,9 +23,9 @@ func (w *schemaWriter) exclusive(arms []*load.Schema) bool {
 	if w.exclusiveByType(arms) {
 		return true
 	}
-	shapes := make([]armShape, len(arms))
+	shapes := make([]mergedObject, len(arms))
 	for i, a := range arms {
-		shapes[i] = w.shapeOf(a)
+		shapes[i] = w.merged(a)
 	}
 	return w.discriminated(shapes) || closedApart(shapes)
 }
@@ -75,45 +75,15 @@ func (w *schemaWriter) armTypes(a *load.Schema) []string {
 	return types
 }
 
-// armShape is what an arm says of an object, its allOf parts merged.
-type armShape struct {
-	props    map[string]*load.Schema
-	required map[string]bool
-	closed   bool
-}
-
-func (w *schemaWriter) shapeOf(a *load.Schema) armShape {
-	sh := armShape{props: map[string]*load.Schema{}, required: map[string]bool{}}
-	var walk func(s *load.Schema, depth int)
-	walk = func(s *load.Schema, depth int) {
-		s = w.resolve(s)
-		if s == nil || depth > 4 {
-			return
-		}
-		for name, p := range s.Properties {
-			sh.props[name] = p
-		}
-		for _, r := range s.Required {
-			sh.required[r] = true
-		}
-		sh.closed = sh.closed || s.NoAdditional
-		for _, part := range s.AllOf {
-			walk(part, depth+1)
-		}
-	}
-	walk(a, 0)
-	return sh
-}
-
 // discriminated: one property, required by every arm, is fixed by each
 // (const or enum) to values no other arm allows.
-func (w *schemaWriter) discriminated(shapes []armShape) bool {
-	for name := range shapes[0].required {
+func (w *schemaWriter) discriminated(shapes []mergedObject) bool {
+	for _, name := range shapes[0].required {
 		seen := map[string]bool{}
 		ok := true
 		for _, sh := range shapes {
 			values := w.fixedValues(sh.props[name])
-			if !sh.required[name] || len(values) == 0 {
+			if !slices.Contains(sh.required, name) || len(values) == 0 {
 				ok = false
 				break
 			}
@@ -151,13 +121,13 @@ func (w *schemaWriter) fixedValues(p *load.Schema) []string {
 // closedApart: every arm is closed and requires a property that no other
 // arm declares, so a value of one arm carries a property the others
 // refuse.
-func closedApart(shapes []armShape) bool {
+func closedApart(shapes []mergedObject) bool {
 	for i, sh := range shapes {
 		if !sh.closed {
 			return false
 		}
 		own := false
-		for name := range sh.required {
+		for _, name := range sh.required {
 			declaredElsewhere := false
 			for j, other := range shapes {
 				if _, ok := other.props[name]; ok && j != i {

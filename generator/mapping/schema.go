@@ -38,6 +38,46 @@ func newSchemaWriter(doc *load.Document, input bool, text textCache) *schemaWrit
 	return &schemaWriter{doc: doc, input: input, defs: map[string]any{}, queued: map[string]bool{}, text: text}
 }
 
+// mergedObject is what a schema says of an object, its allOf parts (and
+// theirs) merged through references.
+type mergedObject struct {
+	props    map[string]*load.Schema
+	required []string
+	// closed: some part forbids other properties.
+	closed bool
+	// plain: every part is an object schema of properties alone, without
+	// unions, not, additionalProperties schemas or other types, so the
+	// merged properties are the whole story.
+	plain bool
+}
+
+// merged merges s and its allOf parts, eight levels deep at most.
+func (w *schemaWriter) merged(s *load.Schema) mergedObject {
+	m := mergedObject{props: map[string]*load.Schema{}, plain: true}
+	var walk func(s *load.Schema, depth int)
+	walk = func(s *load.Schema, depth int) {
+		s = w.resolve(s)
+		if s == nil || depth > 8 {
+			m.plain = false
+			return
+		}
+		if len(s.AnyOf) > 0 || len(s.OneOf) > 0 || s.Not != nil || s.AdditionalProperties != nil ||
+			s.Type != "" && s.Type != "object" || len(s.Types) > 0 {
+			m.plain = false
+		}
+		for _, name := range s.PropertyOrder {
+			m.props[name] = s.Properties[name]
+		}
+		m.required = append(m.required, s.Required...)
+		m.closed = m.closed || s.NoAdditional
+		for _, part := range s.AllOf {
+			walk(part, depth+1)
+		}
+	}
+	walk(s, 0)
+	return m
+}
+
 // resolve follows Ref nodes to the named schema they stand for.
 func (w *schemaWriter) resolve(s *load.Schema) *load.Schema { return w.doc.Resolve(s) }
 
