@@ -16,6 +16,7 @@ import (
 	"io"
 	"math/big"
 	"net/http"
+	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -112,6 +113,9 @@ const clockSkew = 60 * time.Second
 
 func newAuthenticator(o *AuthOptions, realm string, now func() time.Time) (*authenticator, error) {
 	a := &authenticator{tokens: map[[32]byte]Caller{}, issuer: o.Issuer, audience: o.Audience, realm: realm, now: now, resource: o.Resource}
+	if u, err := url.Parse(o.Resource); o.Resource != "" && (err != nil || !u.IsAbs() || u.Host == "") {
+		return nil, fmt.Errorf("the resource %q is not an absolute URL such as https://mcp.example.com/mcp", o.Resource)
+	}
 	for tok, c := range o.Tokens {
 		if len(tok) < 16 {
 			return nil, fmt.Errorf("static bearer token for %q is shorter than 16 characters", c.Subject)
@@ -496,8 +500,8 @@ type challengeWriter struct {
 func (c *challengeWriter) WriteHeader(code int) {
 	if code == http.StatusUnauthorized && !c.wrote && c.Header().Get("WWW-Authenticate") == "" {
 		v := fmt.Sprintf("Bearer realm=%q", c.auth.realm)
-		if c.auth.publishesMetadata() {
-			v += fmt.Sprintf(", resource_metadata=%q", c.auth.metadataURL(c.req))
+		if u := c.auth.metadataURL(c.req); u != "" {
+			v += fmt.Sprintf(", resource_metadata=%q", u)
 		}
 		if c.hasToken {
 			desc := *c.reason

@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -30,11 +31,18 @@ func (a *authenticator) resourceURL(r *http.Request, mcpPath string) string {
 }
 
 // metadataURL is where the metadata of the resource r asks for lives: the
-// well-known prefix before the resource's path (RFC 9728 §3.1).
+// well-known prefix before the resource's path (RFC 9728 §3.1); "" when
+// there is none, or the request's host makes no URL.
 func (a *authenticator) metadataURL(r *http.Request) string {
-	res := a.resourceURL(r, r.URL.Path)
-	origin, path := splitOrigin(res)
-	return origin + wellKnownResource + path
+	if !a.publishesMetadata() {
+		return ""
+	}
+	u, err := url.Parse(a.resourceURL(r, r.URL.Path))
+	if err != nil {
+		return ""
+	}
+	u.Path, u.RawPath = wellKnownResource+u.Path, ""
+	return u.String()
 }
 
 // requestOrigin is scheme://host of a request, as the client addressed
@@ -48,19 +56,6 @@ func requestOrigin(r *http.Request) string {
 		scheme = p
 	}
 	return scheme + "://" + r.Host
-}
-
-// splitOrigin splits an absolute URL into scheme://host and the path.
-func splitOrigin(u string) (string, string) {
-	scheme, rest, ok := strings.Cut(u, "://")
-	if !ok {
-		return "", u
-	}
-	host, path, _ := strings.Cut(rest, "/")
-	if path != "" {
-		path = "/" + path
-	}
-	return scheme + "://" + host, path
 }
 
 // resourceMetadata is the document RFC 9728 §2 defines.

@@ -122,3 +122,13 @@ func TestProtectedResourceMetadata(t *testing.T) {
 		t.Errorf("static tokens only: metadata answers %d, want 404", resp.StatusCode)
 	}
 }
+
+// TestResourceMustBeAbsolute: a public URL that is not absolute is refused
+// at start, not published.
+func TestResourceMustBeAbsolute(t *testing.T) {
+	_, err := NewServer(&ServerDef{Name: "lib", EnvPrefix: "LIB"}, Options{BaseURL: "http://127.0.0.1:9",
+		Auth: &AuthOptions{JWKS: ecJWKS(t), Issuer: "https://id.example.com", Resource: "mcp.example.com/mcp"}, Getenv: func(string) string { return "" }})
+	if err == nil || !strings.Contains(err.Error(), "not an absolute URL") {
+		t.Errorf("err = %v", err)
+	}
+}
