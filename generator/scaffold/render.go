@@ -156,6 +156,18 @@ func (d *draft) tool(l *lines, c *candidate) {
 			l.add("        operation: %s", quote(o.ref))
 		}
 	}
+	d.inputAndOutput(l, c)
+	if c.tool != nil {
+		l.add("    # About %d tokens in tools/list. Inputs the model fills (rename, describe or hide them under input:):", (c.bytes+3)/4)
+		for _, in := range inputLines(c.tool) {
+			l.add("    #   %s", in)
+		}
+	}
+}
+
+// inputAndOutput writes a tool's input: rewrites (the page size and
+// position of a paged list, the caller's identity) and its output paging.
+func (d *draft) inputAndOutput(l *lines, c *candidate) {
 	var inputs []string
 	list, paged := d.listPaging(c)
 	if paged && list.limitInput != "" {
@@ -183,12 +195,6 @@ func (d *draft) tool(l *lines, c *candidate) {
 		l.add("    output:")
 		l.add("      # Pages of %d items with totalCount, hasMore and nextPage, as long lists should be.", draftPageSize)
 		l.add("      list: {path: %s, limit: %d, page_input: %s, page_kind: %s}", quote(list.path), draftPageSize, quote(list.pageInput), list.pageKind)
-	}
-	if c.tool != nil {
-		l.add("    # About %d tokens in tools/list. Inputs the model fills (rename, describe or hide them under input:):", (c.bytes+3)/4)
-		for _, in := range inputLines(c.tool) {
-			l.add("    #   %s", in)
-		}
 	}
 }
 
