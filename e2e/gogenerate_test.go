@@ -18,8 +18,8 @@ import (
 // (docs/ci.md) end to end in a temporary module: oa2mcp is added with
 // "go get -tool", a //go:generate line runs "go tool oa2mcp generate",
 // and the result builds, vets, passes its generated call cases and is
-// clean under --check. A replace directive points at this repository, and
-// GOPROXY=off keeps it offline: everything comes from the module cache.
+// clean under --check. A replace directive points at this repository;
+// other modules come through the configured module proxy or the cache.
 func TestGoGenerateToolDirective(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds oa2mcp and a generated server; run without -short")
@@ -68,12 +68,12 @@ package shop
 	}
 }
 
-// runGo runs the go command offline in dir and returns its output.
+// runGo runs the go command in dir (workspace off) and returns its output.
 func runGo(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = testenv.GoEnv()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)

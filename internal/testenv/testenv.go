@@ -67,7 +67,7 @@ func TempModule(t testing.TB, module string) string {
 // WriteModule writes go.mod and go.sum of a module for generated code
 // into dir: it requires the runtime (and its optional modules), replaced
 // by the copies in runtimeDir, with go.sum lines for their requirements,
-// so `go build` works from the module cache alone. Run go commands there
+// so `go build` needs no other go.sum edits. Run go commands there
 // with GOWORK=off, or the repository's workspace claims the folder.
 func WriteModule(dir, module, runtimeDir string) error {
 	rt := runtimeDir
@@ -97,8 +97,10 @@ func WriteModule(dir, module, runtimeDir string) error {
 }
 
 // GoEnv is the environment for go commands run in a TempModule: the
-// repository's workspace off, the module cache only (no network), and
-// go.mod completed as needed.
+// repository's workspace off and go.mod completed as needed. Modules the
+// generated code needs and this machine has not cached come through the
+// module proxy the go command is configured with, so a machine with an
+// empty module cache passes as well as one that ran the tests before.
 func GoEnv() []string {
-	return append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+	return append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 }
