@@ -15,8 +15,8 @@ import (
 )
 
 // TestGoGenerateToolDirective is the documented go generate workflow
-// (docs/ci.md) end to end in a temporary module: oa2mcp is added with
-// "go get -tool", a //go:generate line runs "go tool oa2mcp generate",
+// (docs/ci.md) end to end in a temporary module: oa2mcp is added as a
+// tool (go.mod's tool directive), a //go:generate line runs "go tool oa2mcp generate",
 // and the result builds, vets, passes its generated call cases and is
 // clean under --check. A replace directive points at this repository;
 // other modules come through the configured module proxy or the cache.
@@ -49,7 +49,12 @@ package shop
 //go:generate go tool oa2mcp generate --spec ../api/openapi.yaml --out . --name shop
 `)
 
-	runGo(t, mod, "get", "-tool", "github.com/oa2mcp/oa2mcp/cmd/oa2mcp")
+	// "go get -tool" would look the tool's package path up as a module on
+	// the module proxy, which does not hold this unpublished checkout; the
+	// README's steps for an unpublished checkout add the tool line and let
+	// tidy resolve it through the replace directive instead.
+	runGo(t, mod, "mod", "edit", "-tool", "github.com/oa2mcp/oa2mcp/cmd/oa2mcp")
+	runGo(t, mod, "mod", "tidy")
 	if gomod, _ := os.ReadFile(filepath.Join(mod, "go.mod")); !strings.Contains(string(gomod), "\ntool github.com/oa2mcp/oa2mcp/cmd/oa2mcp\n") {
 		t.Fatalf("go.mod has no tool directive:\n%s", gomod)
 	}
