@@ -81,9 +81,15 @@ func loadSpecs(t testing.TB) []*evalSpec {
 }
 
 func buildSpecs(root, corpus string) ([]*evalSpec, error) {
-	files, err := filepath.Glob(filepath.Join(root, "testdata", "discovery", "eval", "*.yaml"))
-	if err != nil || len(files) < 4 {
-		return nil, fmt.Errorf("want at least 4 evaluation files in testdata/discovery/eval, found %d (%v)", len(files), err)
+	return buildSet(filepath.Join(root, "testdata", "discovery", "eval"), corpus, 4)
+}
+
+// buildSet builds the evaluated specs of every request file in dir,
+// wanting at least min files.
+func buildSet(dir, corpus string, min int) ([]*evalSpec, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil || len(files) < min {
+		return nil, fmt.Errorf("want at least %d evaluation files in %s, found %d (%v)", min, dir, len(files), err)
 	}
 	var out []*evalSpec
 	for _, f := range files {
@@ -141,9 +147,15 @@ func (es *evalSpec) check() error {
 }
 
 // run searches every request of the spec.
-func (es *evalSpec) run() recall {
+func (es *evalSpec) run() recall { return es.runWhere(func(evalRequest) bool { return true }) }
+
+// runWhere searches the requests of the spec that keep selects.
+func (es *evalSpec) runWhere(keep func(evalRequest) bool) recall {
 	var r recall
 	for _, req := range es.set.Requests {
+		if !keep(req) {
+			continue
+		}
 		r.requests++
 		hits := es.searcher.Search(req.Query, 5)
 		rank := -1
