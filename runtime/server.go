@@ -125,7 +125,7 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 	u, _ := url.Parse(base)
 	s := &Server{
 		spec: spec, baseURL: base, baseHost: u.Host,
-		client:    newUpstreamClient(&opts),
+		client:    withRedirectPolicy(newUpstreamClient(&opts), u, spec.RedirectHosts),
 		logger:    opts.Logger,
 		timeout:   opts.Timeout,
 		userAgent: userAgent(spec),
