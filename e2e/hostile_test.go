@@ -240,14 +240,19 @@ func hostileTable() []hostileCase {
 
 // TestHostileUpstream runs the table of faults, then the seeded random
 // ones, against one server process, and checks its peak memory and
-// descriptors at the end.
+// descriptors at the end. OA2MCP_HOSTILE_CASE=NAME runs the one table
+// case NAME (e.g. "500/1e9") alone, to measure its peak memory.
 func TestHostileUpstream(t *testing.T) {
 	up := startHostileUpstream(t)
 	hs := startHostileServer(t, up)
 	type tally struct{ tried, held int }
 	table := map[string]*tally{}
 	var order []string
+	only := os.Getenv("OA2MCP_HOSTILE_CASE") // measures one table case alone, e.g. "500/1e9"
 	for i, c := range hostileTable() {
+		if only != "" && c.name != only {
+			continue
+		}
 		if table[c.category] == nil {
 			table[c.category] = &tally{}
 			order = append(order, c.category)
@@ -272,7 +277,9 @@ func TestHostileUpstream(t *testing.T) {
 		table[c.category].held++
 		t.Logf("%-22s %-34s %6.2fs VmHWM %6d kB  %s", c.category, c.name, o.elapsed.Seconds(), hs.procStatus(t, "VmHWM"), firstLine(o.text))
 	}
-	runRandomHostile(t, hs, up)
+	if only == "" {
+		runRandomHostile(t, hs, up)
+	}
 	// Still answering: a sane upstream gets a sane result.
 	up.set(fault{Body: "good"})
 	if o := hs.callGood(t, up); o != "" {
