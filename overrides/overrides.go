@@ -55,6 +55,12 @@ type Server struct {
 	// process) or "redis" (adds the Redis store to the generated code and
 	// the go-redis dependency; the URL is given at run time).
 	HandleStore string `yaml:"handle_store" json:"handle_store"`
+	// AllowRedirectHosts lists the hosts ("host" for the scheme's default
+	// port, or "host:port") an upstream redirect may lead to besides the
+	// base URL's own scheme, host and port. Off by default: a redirect to
+	// any other origin is an error. A hop to a listed host carries no
+	// credentials, caller headers or Referer.
+	AllowRedirectHosts []string `yaml:"allow_redirect_hosts" json:"allow_redirect_hosts"`
 }
 
 // HandleType is one kind of handle.

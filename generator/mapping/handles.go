@@ -344,6 +344,9 @@ func (tb *taskBuilder) finishState(srv *ir.Server) {
 		srv.PassHeaders = append(srv.PassHeaders, http.CanonicalHeaderKey(h))
 	}
 	srv.RateLimit = rateLimitIR(ov.Server.RateLimit)
+	for _, h := range ov.Server.AllowRedirectHosts {
+		srv.RedirectHosts = append(srv.RedirectHosts, strings.ToLower(h))
+	}
 	for _, name := range sortedKeys(ov.Handles) {
 		h := ov.Handles[name]
 		if h == nil {
