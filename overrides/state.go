@@ -3,6 +3,7 @@ package overrides
 import (
 	"fmt"
 	"net"
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -101,6 +102,11 @@ func (f *File) checkState(l *diag.List) {
 		seen[low] = true
 	}
 	f.checkRedirectHosts(l)
+	for i, pat := range f.Server.Redact {
+		if _, err := path.Match(strings.ToLower(pat), ""); err != nil || strings.TrimSpace(pat) == "" {
+			l.Errorf(f.Pos(fmt.Sprintf("server.redact[%d]", i)), `write an input name or a glob with *, e.g. "*_pin"`, "redact: %q is not a name or glob", pat)
+		}
+	}
 	for _, name := range sortedNames(f.Handles) {
 		h, p := f.Handles[name], "handles."+name
 		if !handleTypeRE.MatchString(name) {
