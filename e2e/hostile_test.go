@@ -172,6 +172,9 @@ func (o outcome) violations(hs *hostileServer, up *hostileUpstream) []string {
 	if !utf8.ValidString(o.text) {
 		v = append(v, "the error text is not valid UTF-8")
 	}
+	if strings.ContainsFunc(o.text, func(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f }) {
+		v = append(v, "the error text holds control characters: "+strconv.QuoteToASCII(truncate(o.text, 200)))
+	}
 	if n, wire := up.foreign.received(); n > 0 {
 		v = append(v, "the foreign host received "+strconv.Itoa(n)+" connections: "+truncate(wire, 300))
 	}

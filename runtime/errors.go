@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -685,7 +686,19 @@ func htmlTitle(s string) string {
 	return strings.Join(strings.Fields(html.UnescapeString(m[1])), " ")
 }
 
-func clipDetail(s string) string { return clipRunes(s, maxDetailRunes) }
+// clipDetail shortens an upstream's words for a message, without the
+// control characters and invalid UTF-8 a hostile body may hold.
+func clipDetail(s string) string { return clipRunes(printable(s), maxDetailRunes) }
+
+// printable drops control characters and replaces invalid UTF-8.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
 
 func clipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
