@@ -55,6 +55,16 @@ type Server struct {
 	// process) or "redis" (adds the Redis store to the generated code and
 	// the go-redis dependency; the URL is given at run time).
 	HandleStore string `yaml:"handle_store" json:"handle_store"`
+	// AllowRedirectHosts lists the hosts ("host" for the scheme's default
+	// port, or "host:port") an upstream redirect may lead to besides the
+	// base URL's own scheme, host and port. Off by default: a redirect to
+	// any other origin is an error. A hop to a listed host carries no
+	// credentials, caller headers or Referer.
+	AllowRedirectHosts []string `yaml:"allow_redirect_hosts" json:"allow_redirect_hosts"`
+	// Redact lists further input names (any tool) whose values are never
+	// logged and are removed from upstream error text: exact names, or
+	// case-insensitive globs with * such as "*_pin".
+	Redact []string `yaml:"redact" json:"redact"`
 }
 
 // HandleType is one kind of handle.
@@ -259,6 +269,10 @@ type Field struct {
 	// (x-mcp-header) for gateways. Only string, integer and boolean
 	// inputs; never secrets or personal data.
 	MCPHeader string `yaml:"mcp_header" json:"mcp_header"`
+	// Sensitive marks the input as a secret or personal data: its value
+	// is never logged and is removed from upstream error text, besides
+	// what format: password, writeOnly and the name rule already hide.
+	Sensitive bool `yaml:"sensitive" json:"sensitive"`
 }
 
 // Output shapes a tool's result.

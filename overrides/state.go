@@ -2,6 +2,8 @@ package overrides
 
 import (
 	"fmt"
+	"net"
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -98,6 +100,12 @@ func (f *File) checkState(l *diag.List) {
 			l.Errorf(f.Pos(p), "list each header once", "pass_headers: %s is listed twice", h)
 		}
 		seen[low] = true
+	}
+	f.checkRedirectHosts(l)
+	for i, pat := range f.Server.Redact {
+		if _, err := path.Match(strings.ToLower(pat), ""); err != nil || strings.TrimSpace(pat) == "" {
+			l.Errorf(f.Pos(fmt.Sprintf("server.redact[%d]", i)), `write an input name or a glob with *, e.g. "*_pin"`, "redact: %q is not a name or glob", pat)
+		}
 	}
 	for _, name := range sortedNames(f.Handles) {
 		h, p := f.Handles[name], "handles."+name
@@ -295,3 +303,40 @@ func sortedNames[V any](m map[string]V) []string {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
+
+// checkRedirectHosts accepts "host" or "host:port" entries, each once.
+func (f *File) checkRedirectHosts(l *diag.List) {
+	seen := map[string]bool{}
+	for i, h := range f.Server.AllowRedirectHosts {
+		p := fmt.Sprintf("server.allow_redirect_hosts[%d]", i)
+		low := strings.ToLower(h)
+		switch {
+		case !isHostPort(low):
+			l.Errorf(f.Pos(p), "write a host name or host:port, e.g. login.example.com or files.example.com:8443 (no scheme, no path)", "allow_redirect_hosts: %q is not a host", h)
+		case seen[low]:
+			l.Errorf(f.Pos(p), "list each host once", "allow_redirect_hosts: %s is listed twice", h)
+		}
+		seen[low] = true
+	}
+}
+
+// isHostPort reports whether s is a host name or IP address, with an
+// optional port, and nothing else.
+func isHostPort(s string) bool {
+	host := s
+	if h, port, err := net.SplitHostPort(s); err == nil {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 {
+			return false
+		}
+		host = h
+	}
+	if net.ParseIP(strings.Trim(host, "[]")) != nil {
+		return true
+	}
+	return hostNameRE.MatchString(host)
+}
+
+// hostNameRE matches a DNS host name (labels of letters, digits and
+// hyphens).
+var hostNameRE = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)

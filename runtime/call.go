@@ -109,6 +109,14 @@ func (s *Server) handle(ctx context.Context, bt *boundTool, in callIn) (res *mcp
 	return res, nil
 }
 
+// panicked logs a panic recovered in a goroutine that ran part of a call
+// (a step) and returns the call's error in the tool's terms; the process
+// serves on.
+func (s *Server) panicked(bt *boundTool, rec *callRecord, p any) *callError {
+	s.logger.Error("tool step panicked", "tool", bt.spec.Name, "request_id", rec.requestID, "panic", fmt.Sprint(p))
+	return internalFault(bt, rec)
+}
+
 // fail records e and renders it.
 func (rec *callRecord) fail(e *callError) *mcp.CallToolResult {
 	rec.kind = e.kind
@@ -305,6 +313,12 @@ func asCallError(bt *boundTool, err error, rec *callRecord) *callError {
 		}
 		return &callError{kind: kind, retryable: te.Retryable, retryAfter: retryAfterUnknown, msg: te.Message}
 	}
+	return internalFault(bt, rec)
+}
+
+// internalFault is the error of a call that failed inside this server;
+// the model reads no Go error text.
+func internalFault(bt *boundTool, rec *callRecord) *callError {
 	return &callError{kind: KindInternal, retryAfter: retryAfterUnknown,
 		msg: fmt.Sprintf("%s failed inside this server (request %s). Do not retry unchanged; tell the user the tool has a fault.", bt.spec.Name, rec.requestID)}
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -398,23 +399,33 @@ func (s *Server) authGuidance(op *compiledOp, code int) string {
 	return what + ". Do not retry; tell the user that access to the API needs attention."
 }
 
+// maxRetryAfterSeconds bounds any Retry-After the upstream sends (one
+// day): a larger delay, a huge integer or a far-future date is reported
+// as this many seconds, never overflowing into an immediate retry.
+const maxRetryAfterSeconds = 24 * 60 * 60
+
 // parseRetryAfter reads a Retry-After header: delay seconds or an
-// HTTP-date (past dates give 0).
+// HTTP-date, clamped to [0, maxRetryAfterSeconds] (past dates give 0).
+// Anything else (negative numbers, fractions, garbage) is no Retry-After.
 func parseRetryAfter(h string, now time.Time) (int, bool) {
 	h = strings.TrimSpace(h)
-	if h == "" {
+	if h == "" || len(h) > 64 {
 		return 0, false
 	}
-	if n, err := strconv.Atoi(h); err == nil {
-		if n < 0 {
-			return 0, false
+	if isDigits(h) {
+		n, err := strconv.ParseInt(h, 10, 64)
+		if err != nil || n > maxRetryAfterSeconds {
+			return maxRetryAfterSeconds, true // only overflow fails on digits
 		}
-		return n, true
+		return int(n), true
 	}
 	if t, err := http.ParseTime(h); err == nil {
 		d := t.Sub(now)
-		if d <= 0 {
+		switch {
+		case d <= 0:
 			return 0, true
+		case d >= maxRetryAfterSeconds*time.Second:
+			return maxRetryAfterSeconds, true
 		}
 		return int((d + time.Second - 1) / time.Second), true
 	}
@@ -675,7 +686,19 @@ func htmlTitle(s string) string {
 	return strings.Join(strings.Fields(html.UnescapeString(m[1])), " ")
 }
 
-func clipDetail(s string) string { return clipRunes(s, maxDetailRunes) }
+// clipDetail shortens an upstream's words for a message, without the
+// control characters and invalid UTF-8 a hostile body may hold.
+func clipDetail(s string) string { return clipRunes(printable(s), maxDetailRunes) }
+
+// printable drops control characters and replaces invalid UTF-8.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
 
 func clipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
@@ -700,6 +723,9 @@ func (s *Server) transportError(ctx context.Context, bt *boundTool, err error, s
 	during := "before a response arrived"
 	if midBody {
 		during = "while the response was being received"
+	}
+	if re, ok := asRedirectError(err); ok {
+		return s.redirectFailure(bt, re)
 	}
 	switch {
 	case errors.As(err, &tooLarge):

@@ -584,7 +584,7 @@ func TestCallRecordRedaction(t *testing.T) {
 			t.Errorf("call record lacks %s:\n%s", w, l)
 		}
 	}
-	ss := newSensitiveSet([]string{"ssn"})
+	ss := newSensitiveSet(nil, []string{"ssn"})
 	for name, want := range map[string]bool{"ssn": true, "apiKey": true, "Authorization": true, "access_token": true, "clientSecret": true, "petId": false, "name": false} {
 		if ss.is(name) != want {
 			t.Errorf("sensitive(%s) = %v", name, !want)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,30 +47,14 @@ type callRecord struct {
 	retries   int
 }
 
-// sensitiveRE matches argument names whose values are never logged.
-var sensitiveRE = regexp.MustCompile(`(?i)pass(word|wd|phrase)?|pwd|token|secret|key|authori[sz]ation|auth|credential|cookie|session|signature|private`)
-
-// sensitiveSet is the per-tool set of names declared sensitive.
-type sensitiveSet map[string]bool
-
-func newSensitiveSet(lists ...[]string) sensitiveSet {
-	set := sensitiveSet{}
-	for _, l := range lists {
-		for _, n := range l {
-			set[n] = true
-		}
-	}
-	return set
-}
-
-func (ss sensitiveSet) is(name string) bool { return ss[name] || sensitiveRE.MatchString(name) }
-
 const maxLoggedValue = 64
 
 // summarizeArgs renders the arguments for a log line: top-level names in
-// order, scalars shortened, objects and arrays as counts, and sensitive
-// values replaced by [REDACTED].
-func summarizeArgs(args map[string]any, ss sensitiveSet, cs *credentialSet) string {
+// order, scalars shortened, objects and arrays as counts, values of
+// secret, personal or declared sensitive names and values shaped like
+// e-mail addresses or phone numbers replaced by [REDACTED], handles shown
+// by their prefix only.
+func summarizeArgs(args map[string]any, ss *sensitiveSet, cs *credentialSet) string {
 	if len(args) == 0 {
 		return "{}"
 	}
@@ -98,7 +81,11 @@ func summarizeArgs(args map[string]any, ss sensitiveSet, cs *credentialSet) stri
 		case []any:
 			sb.WriteString("[" + strconv.Itoa(len(v)) + " items]")
 		case string:
-			sb.WriteString(strconv.Quote(clipRunes(v, maxLoggedValue)))
+			if shown := ss.logValue(v); shown != "" {
+				sb.WriteString(shown)
+			} else {
+				sb.WriteString(strconv.Quote(clipRunes(v, maxLoggedValue)))
+			}
 		case json.Number:
 			sb.WriteString(clipRunes(v.String(), maxLoggedValue))
 		default:

@@ -144,6 +144,9 @@ func newUpstreamClient(opts *Options) *http.Client {
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   5 * time.Second,
 		ExpectContinueTimeout: time.Second,
+		// The default (10 MiB) lets a hostile upstream park megabytes of
+		// headers per call in memory.
+		MaxResponseHeaderBytes: maxResponseHeaderBytes,
 	}
 	return &http.Client{Transport: t}
 }

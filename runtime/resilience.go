@@ -109,6 +109,10 @@ func (p *retryPolicy) wait(n int, e *callError, deadline time.Time) (time.Durati
 	}
 	var d time.Duration
 	if e.retryAfter >= 0 {
+		// Compare in seconds first: the product cannot overflow then.
+		if int64(e.retryAfter) > int64(p.maxWait/time.Second)+1 {
+			return 0, false
+		}
 		d = time.Duration(e.retryAfter) * time.Second
 		if d > p.maxWait {
 			return 0, false

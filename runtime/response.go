@@ -15,6 +15,7 @@ const (
 	defaultMaxResponseBytes = 1 << 20  // upstream bytes read per call
 	defaultMaxRequestBytes  = 1 << 20  // encoded request body per call
 	maxErrorBodyBytes       = 64 << 10 // error bodies are only summarised
+	maxResponseHeaderBytes  = 64 << 10 // an upstream response's header block
 )
 
 // upstreamBody is a response body read up to the limit.
@@ -31,10 +32,14 @@ func (e *maxBytesError) Error() string {
 	return fmt.Sprintf("response larger than %d bytes", e.limit)
 }
 
-// readUpstreamBody reads at most limit bytes. A 2xx body over the limit is
-// an error (a cut document is useless or misleading); an error body is
-// only summarised, so it is read up to maxErrorBodyBytes and cut. A
-// declared Content-Length over the limit fails before reading.
+// readUpstreamBody is the one reader of every upstream body. It reads at
+// most limit+1 bytes whatever the status, and never allocates from the
+// declared Content-Length (a hostile upstream may declare any length):
+// the buffer grows with the bytes that actually arrive. A 2xx body over
+// the limit is an error (a cut document is useless or misleading); an
+// error body is only summarised, so it is read up to maxErrorBodyBytes
+// and cut. A 2xx whose declared Content-Length is over the limit fails
+// before reading.
 func readUpstreamBody(resp *http.Response, limit int64) (*upstreamBody, error) {
 	b := &upstreamBody{mediaType: mediaTypeOf(resp.Header.Get("Content-Type"))}
 	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
@@ -44,11 +49,7 @@ func readUpstreamBody(resp *http.Response, limit int64) (*upstreamBody, error) {
 	if ok && resp.ContentLength > limit {
 		return b, &maxBytesError{limit: limit}
 	}
-	size := 512
-	if resp.ContentLength > 0 {
-		size = int(resp.ContentLength) + 1
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size))
+	var buf bytes.Buffer
 	_, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
 	b.data = buf.Bytes()
 	if int64(len(b.data)) > limit {

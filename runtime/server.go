@@ -90,7 +90,7 @@ type boundTool struct {
 	schemaErr  error
 	op         *compiledOp
 	output     *schemaNode // nil: not checked
-	sensitive  sensitiveSet
+	sensitive  *sensitiveSet
 	timeout    time.Duration
 	limiter    *limiter // this tool's calls in flight; nil: unlimited
 	// plan runs aggregated and action tools; nil for one-operation tools.
@@ -125,7 +125,7 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 	u, _ := url.Parse(base)
 	s := &Server{
 		spec: spec, baseURL: base, baseHost: u.Host,
-		client:    newUpstreamClient(&opts),
+		client:    withRedirectPolicy(newUpstreamClient(&opts), u, spec.RedirectHosts),
 		logger:    opts.Logger,
 		timeout:   opts.Timeout,
 		userAgent: userAgent(spec),
@@ -268,7 +268,7 @@ func (s *Server) bindTool(ts *Tool, eager bool) (*boundTool, error) {
 		return nil, fmt.Errorf("tool %s has no operation, steps or actions", ts.Name)
 	}
 	bt := &boundTool{spec: ts, op: op, plan: p, update: upd,
-		sensitive: newSensitiveSet(s.spec.Sensitive, ts.Sensitive),
+		sensitive: newSensitiveSet(s.spec.Handles, s.spec.Sensitive, ts.Sensitive),
 		timeout:   s.timeout,
 		limiter:   newLimiter(ts.MaxConcurrent),
 	}
@@ -672,9 +672,10 @@ func (s *Server) roundTrip(ctx context.Context, bt *boundTool, op *compiledOp, a
 		return nil, s.transportError(ctx, bt, err, resp.StatusCode, true)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, s.upstreamError(bt, op, args, resp, b)
+		return nil, s.withoutCallerSecrets(bt, args, s.upstreamError(bt, op, args, resp, b))
 	}
-	return s.decodeSuccess(bt, resp.StatusCode, b)
+	res, cerr := s.decodeSuccess(bt, resp.StatusCode, b)
+	return res, s.withoutCallerSecrets(bt, args, cerr)
 }
 
 // runOperation runs a one-operation tool.
@@ -693,4 +694,15 @@ func (s *Server) Close() {
 	if s.handles != nil {
 		s.handles.store.Close()
 	}
+}
+
+// withoutCallerSecrets removes from e's text what the caller sent under a
+// hidden name: an upstream may echo a password or PIN in its error.
+func (s *Server) withoutCallerSecrets(bt *boundTool, args map[string]any, e *callError) *callError {
+	if e != nil {
+		if vals := bt.sensitive.secretValues(args); len(vals) > 0 {
+			e.msg = redactValues(e.msg, vals)
+		}
+	}
+	return e
 }

@@ -59,6 +59,11 @@ type ServerDef struct {
 	PassHeaders []string
 	// RateLimit limits tool calls per caller; nil: unlimited.
 	RateLimit *RateLimit
+	// RedirectHosts are the hosts ("host" for the scheme's default port,
+	// or "host:port") an upstream redirect may lead to besides the base
+	// URL's own scheme, host and port. A hop there carries no credentials,
+	// caller headers or Referer; a redirect anywhere else is refused.
+	RedirectHosts []string
 
 	// Discovery, when set, serves the operations no tool covers through
 	// search_operations, describe_operation and call_operation.

@@ -282,6 +282,13 @@ func (s *Server) runSteps(ctx context.Context, bt *boundTool, steps []*compiledS
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				// A panic here would end the process: no recover above
+				// a goroutine of its own. It fails this call instead.
+				defer func() {
+					if p := recover(); p != nil {
+						outcomes[i] = &stepOutcome{err: s.panicked(bt, call.rec, p)}
+					}
+				}()
 				outcomes[i] = s.runStep(ctx, bt, st, env, call.rec)
 			}()
 		}

@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
@@ -18,12 +16,6 @@ import (
 // outputs, inputs asked from the user, confirmations, x-mcp-header,
 // scopes, rate limits and idempotency keys. The override package checked
 // what needs no spec; this file checks the rest against the tools.
-
-// sensitiveNameRE matches input names that must never be mirrored into an
-// HTTP header (gateways log headers).
-var sensitiveNameRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)token|secret|passw|pwd|key|credential|auth|session|cookie|signature`)
-})
 
 // finalName is an input's name after its rename.
 func finalName(name string, f *overrides.Field) string {
@@ -179,15 +171,16 @@ func (tb *taskBuilder) mcpHeader(in *taskInput, name, final string, f *overrides
 	at := tb.ov.Pos(fp + ".mcp_header")
 	s := inlineSchema(in, in.props[final])
 	typ := schemaType(s)
-	format, _ := s["format"].(string)
 	switch {
 	case f.Handle != "":
 		tb.problems.Errorf(at, "remove mcp_header from handle inputs", "input %q takes a handle, which names a caller's object; it is not mirrored into a header", final)
 	case typ != "string" && typ != "integer" && typ != "boolean":
 		tb.problems.Errorf(at, "mark a string, integer or boolean input (never number, array or object)", "input %q is %s; x-mcp-header allows only string, integer and boolean", final, orWord(typ, "untyped or a union"))
-	case format == "password" || s["writeOnly"] == true:
+	case isSecretSchema(s):
 		tb.problems.Errorf(at, "remove mcp_header: headers are logged by gateways", "input %q is a password (format: password or writeOnly) and must not be sent as a header", final)
-	case sensitiveNameRE().MatchString(name) || sensitiveNameRE().MatchString(final):
+	case f.Sensitive:
+		tb.problems.Errorf(at, "remove mcp_header or sensitive: true", "input %q is marked sensitive and must not be mirrored into a header", final)
+	case runtime.IsSecretName(name) || runtime.IsSecretName(final):
 		tb.problems.Errorf(at, "remove mcp_header: headers are logged by gateways and proxies", "input %q looks like a secret (its name mentions a token, secret, password or key) and must not be mirrored into a header", final)
 	case tb.isSchemeParam(name):
 		tb.problems.Errorf(at, "remove mcp_header", "input %q is a security-scheme parameter and must not be mirrored into a header", final)
@@ -344,6 +337,10 @@ func (tb *taskBuilder) finishState(srv *ir.Server) {
 		srv.PassHeaders = append(srv.PassHeaders, http.CanonicalHeaderKey(h))
 	}
 	srv.RateLimit = rateLimitIR(ov.Server.RateLimit)
+	srv.Sensitive = sortedUnique(append(srv.Sensitive, ov.Server.Redact...))
+	for _, h := range ov.Server.AllowRedirectHosts {
+		srv.RedirectHosts = append(srv.RedirectHosts, strings.ToLower(h))
+	}
 	for _, name := range sortedKeys(ov.Handles) {
 		h := ov.Handles[name]
 		if h == nil {

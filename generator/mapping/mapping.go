@@ -352,6 +352,7 @@ func (info *opInfo) defaultTool(name string) (ir.Tool, error) {
 	tool.Title = toolTitle(op, name)
 	tool.Description = toolDescription(op, info.in.descs, info.in.w)
 	tool.InputSchema = schemaJSON
+	setSensitive(&tool, schema, nil)
 	tool.Op = info.ownOp()
 	if d, ok := op.Extensions["description"].(string); ok && d != "" {
 		tool.Description = d

@@ -139,6 +139,10 @@ func (w *schemaWriter) annotations(s *load.Schema, out map[string]any, depth int
 	if !w.input && s.ReadOnly {
 		out["readOnly"] = true
 	}
+	if w.input && s.WriteOnly {
+		// Marks a secret for the mcp_header check and Tool.Sensitive.
+		out["writeOnly"] = true
+	}
 	if ex := smallExamples(s.Examples); len(ex) > 0 {
 		out["examples"] = ex
 	}

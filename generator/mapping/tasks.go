@@ -121,12 +121,14 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 		tb.stateTool(&tool, in, t, path)
 		return tool, false
 	}
-	schemaJSON, err := ir.JSON(in.schema())
+	schema := in.schema()
+	schemaJSON, err := ir.JSON(schema)
 	if err != nil {
 		tb.problems.Errorf(tb.ov.Pos(path), "simplify the tool's inputs", "tool %q: input schema cannot be encoded: %v", t.Name, err)
 		return tool, false
 	}
 	tool.InputSchema = schemaJSON
+	setSensitive(&tool, schema, t)
 	tool.OutputSchema = tb.outputSchema(&tool, tb.stepInfos(tool.Steps))
 	tb.describe(&tool, in, t, methods)
 	tb.stateTool(&tool, in, t, path)

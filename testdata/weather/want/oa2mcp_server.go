@@ -66,6 +66,8 @@ var definition = runtime.ServerDef{
 	Instructions:   "Tools for Weather Service. Forecasts and alerts for points and zones.",
 	DefaultBaseURL: "https://api.weather.example/v1",
 	EnvPrefix:      "WEATHER",
+	Sensitive:      []string{"*_pin", "station_code"},
+	RedirectHosts:  []string{"forecast-cdn.weather.example"},
 	Tools: []*runtime.Tool{
 		toolWeatherFindAlerts,
 		toolWeatherGetForecast,

@@ -229,4 +229,5 @@ var toolWeatherGetForecast = &runtime.Tool{
 			{Name: "updated", Path: "forecast.properties.updated"},
 		},
 	},
+	Sensitive: []string{"latitude"},
 }
