@@ -99,7 +99,9 @@ func (g *docGen) document() *omap {
 		schemas.set(n, g.mark(g.object(3)))
 	}
 	g.refsTo = g.comps
-	idParam := func() *omap { return obj("name", "id", "in", "path", "required", true, "schema", g.mark(obj("type", "string"))) }
+	idParam := func() *omap {
+		return obj("name", "id", "in", "path", "required", true, "schema", g.mark(obj("type", "string")))
+	}
 	queryParam := obj("name", g.pick(lookalikeNames), "in", "query", "required", g.rnd.IntN(2) == 0, "schema", g.schema(1))
 	if g.rnd.IntN(2) == 0 {
 		queryParam.set("examples", obj("one", obj("value", g.data(1))))
