@@ -50,8 +50,11 @@ type draft struct {
 	opts   Options
 	server serverNames
 	ops    []*opInfo
-	// skipped counts operations left out, by reason.
-	skipped  map[string]int
+	// skipped counts operations without a tool of their own, by reason.
+	skipped map[string]int
+	// deprecated are the deprecated operations, excluded from the server
+	// by select.exclude: no tool and no discovery serves them.
+	deprecated []string
 	clusters []*cluster
 	cands    []*candidate
 	// noDiscovery: the budget is too small for the discovery tools, so
@@ -73,7 +76,7 @@ func newDraft(doc *load.Document, opts Options) *draft {
 		def := byOp[op.Method+" "+op.Path]
 		switch {
 		case op.Deprecated:
-			d.skipped["deprecated"]++
+			d.deprecated = append(d.deprecated, excludeRef(op, refs))
 		case refs[op] == "":
 			d.skipped["no operationId and a path shared with another operation"]++
 		case def == nil:
@@ -87,6 +90,15 @@ func newDraft(doc *load.Document, opts Options) *draft {
 		}
 	}
 	return d
+}
+
+// excludeRef names a deprecated operation in select.exclude: its
+// reference, or "METHOD /path", which a rule matches too.
+func excludeRef(op *load.Operation, refs map[*load.Operation]string) string {
+	if r := refs[op]; r != "" {
+		return r
+	}
+	return op.Method + " " + op.Path
 }
 
 // operationRefs gives each operation the reference a draft can use for
@@ -247,7 +259,8 @@ func (d *draft) ranked() []*candidate {
 	return out
 }
 
-// skippedNote says which operations the draft leaves out and why.
+// skippedNote says which operations get no tool of their own and why,
+// and whether the server still serves them.
 func (d *draft) skippedNote() []string {
 	reasons := make([]string, 0, len(d.skipped))
 	for r := range d.skipped {
@@ -256,7 +269,10 @@ func (d *draft) skippedNote() []string {
 	sort.Strings(reasons)
 	var out []string
 	for _, r := range reasons {
-		out = append(out, fmt.Sprintf("%d operation(s) left out: %s", d.skipped[r], r))
+		out = append(out, fmt.Sprintf("%d operation(s) without a tool of their own: %s", d.skipped[r], r))
+	}
+	if n := len(d.deprecated); n > 0 {
+		out = append(out, fmt.Sprintf("%d deprecated operation(s) left out of the server, tools and discovery alike (select.exclude)", n))
 	}
 	return out
 }

@@ -76,6 +76,14 @@ func (d *draft) renderSpans() ([]byte, map[*candidate][2]int) {
 		l.add("  # Operations no tool below uses are left out of the server.")
 		l.add("  unused: drop")
 	}
+	if len(d.deprecated) > 0 {
+		l.add("  # Deprecated operations: no tool and no discovery serves them; delete a line")
+		l.add("  # to serve one again.")
+		l.add("  exclude:")
+		for _, ref := range d.deprecated {
+			l.add("    - operation: %s", quote(ref))
+		}
+	}
 	l.add("tools:")
 	spans := map[*candidate][2]int{}
 	var last *cluster
