@@ -218,7 +218,12 @@ func TestServerNameAndPrefix(t *testing.T) {
 		"go-admin API":                      {"go-admin", "go_admin"},
 		"Extraordinarily Longwinded Things": {"extraordinarily", "extraordinarily"},
 		"API v2":                            {"api", "api"},
-		"部门":                                {"api", "api"},
+		"Spotify Web API with fixes and improvements from sonallux": {"spotify", "spotify"},
+		"Adyen Checkout API (v71)":                                  {"adyen-checkout", "adyen_checkout"},
+		"The Stripe REST API":                                       {"stripe", "stripe"},
+		"Box Platform API: Files":                                   {"box", "box"},
+		"Music Streaming Web API for partners":                      {"music-streaming", "music_streaming"},
+		"部门":                                                        {"api", "api"},
 	} {
 		if got := namesFor(title); got != want {
 			t.Errorf("namesFor(%q) = %+v, want %+v", title, got, want)
