@@ -24,6 +24,9 @@ type opInfo struct {
 	tag   string
 	// order is the operation's index in the spec's path order.
 	order int
+	// paged: a list the draft pages (listPaging), which gets a tool of
+	// its own rather than an action, so that its paging is drafted.
+	paged bool
 }
 
 // candidate is one tool of the draft.
@@ -129,6 +132,11 @@ func operationRefs(ops []*load.Operation) map[*load.Operation]string {
 // which tools do not generate. A broken tool is set aside and the rest
 // rebuilt, so one bad operation never costs the whole draft.
 func (d *draft) buildCandidates() {
+	for _, o := range d.ops {
+		if roleOf(o) == reader {
+			_, o.paged = d.listPaging(&candidate{ops: []*opInfo{o}})
+		}
+	}
 	d.clusters = groupOperations(d.ops)
 	scoreMentions(d.clusters, d.ops)
 	d.cands = nameCandidates(d.clusters, d.server.maxToolName())

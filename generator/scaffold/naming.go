@@ -41,6 +41,11 @@ func nameCandidates(clusters []*cluster, maxLen int) []*candidate {
 // get_order for reads, manage_pets for several writes, the action for
 // one operation (create_order, capture_charge, login_user).
 func toolName(c *candidate, noun string) string {
+	if len(c.ops) == 1 && c.ops[0].shape.action == "" && !isQuery(c.ops[0]) {
+		if name := idName(c.ops[0]); name != "" {
+			return name
+		}
+	}
 	if len(c.ops) == 1 && (c.role != reader || c.ops[0].shape.action != "") {
 		return oneOpName(c.ops[0], noun)
 	}
@@ -81,6 +86,60 @@ func oneOpName(o *opInfo, noun string) string {
 		return join(verb, noun)
 	}
 }
+
+// fillerWords say nothing in a tool name made from an operationId:
+// "start-a-users-playback" is start_playback.
+var fillerWords = wordSet([]string{"a", "an", "the", "user", "users", "s", "my", "current", "currently", "me", "for", "of", "and"})
+
+// idName names a tool of one operation after its operationId when that
+// starts with a task verb the path does not show ("start-a-users-playback"
+// on PUT /me/player/play is start_playback, not replace_play), its filler
+// words dropped; "" when the operationId starts with a generic verb or
+// none.
+func idName(o *opInfo) string {
+	v := idVerb(o)
+	if v == "" {
+		return ""
+	}
+	var out []string
+	for _, w := range strings.Split(mapping.SnakeCase(o.op.ID), "_") {
+		if w != "" && !fillerWords[w] {
+			out = append(out, w)
+		}
+	}
+	switch {
+	case len(out) >= 2:
+	case runtime.Singular(o.shape.noun) == runtime.Singular(v):
+		out = append(out, "items") // "search" on /search looks everything up
+	default:
+		out = append(out, o.shape.noun)
+	}
+	return clipName(join(out...), 40)
+}
+
+// isQuery reports an operation that only reads although its method is
+// POST: a search or query whose operationId or last path segment says so
+// (POST /payments/search, queryOrders), the request body carrying the
+// criteria.
+func isQuery(o *opInfo) bool {
+	if o.op.Method != "POST" && o.op.Method != "QUERY" {
+		return false
+	}
+	if o.op.Method == "QUERY" {
+		return true
+	}
+	if w, _, _ := strings.Cut(mapping.SnakeCase(o.op.ID), "_"); lint.IsLookupVerb(w) {
+		return true
+	}
+	segs := pathSegments(o.op.Path)
+	if i := lastLiteral(segs, len(segs)-1); i >= 0 && i == len(segs)-1 {
+		return queryWords[strings.ToLower(segs[i].text)]
+	}
+	return false
+}
+
+// queryWords are last path segments of a POST that looks things up.
+var queryWords = wordSet([]string{"search", "query", "lookup", "find", "filter"})
 
 // anyCollection reports whether any operation reads a collection or
 // looks resources up another way (findByStatus).

@@ -202,7 +202,11 @@ func (d *draft) inputAndOutput(l *lines, c *candidate) {
 	if paged {
 		l.add("    output:")
 		l.add("      # Pages of %d items with totalCount, hasMore and nextPage, as long lists should be.", draftPageSize)
-		l.add("      list: {path: %s, limit: %d, page_input: %s, page_kind: %s}", quote(list.path), draftPageSize, quote(list.pageInput), list.pageKind)
+		total := ""
+		if t := d.totalPath(c.ops[0].op, list.path); t != "" && !list.newInput {
+			total = ", total: " + quote(t)
+		}
+		l.add("      list: {path: %s, limit: %d, page_input: %s, page_kind: %s%s}", quote(list.path), draftPageSize, quote(list.pageInput), list.pageKind, total)
 	}
 }
 

@@ -605,7 +605,7 @@ func TestListToolsDraftedWithPaging(t *testing.T) {
 	for _, want := range []string{
 		`list: {path: "", limit: 20, page_input: "offset", page_kind: offset}`,
 		`offset: {type: integer, minimum: 0,`,
-		`list: {path: "items", limit: 20, page_input: "offset", page_kind: offset}`,
+		`list: {path: "items", limit: 20, page_input: "offset", page_kind: offset`,
 		`"limit": {value: 20}`,
 	} {
 		if !strings.Contains(text, want) {
