@@ -58,8 +58,8 @@ type draft struct {
 	// deprecated are the deprecated operations, excluded from the server
 	// by select.exclude: no tool and no discovery serves them.
 	deprecated []string
-	clusters []*cluster
-	cands    []*candidate
+	clusters   []*cluster
+	cands      []*candidate
 	// noDiscovery: the budget is too small for the discovery tools, so
 	// operations no tool uses are dropped rather than discovered.
 	noDiscovery bool
