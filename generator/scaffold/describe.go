@@ -40,7 +40,11 @@ func (d *draft) description(c *candidate) string {
 	noun := words(c.cluster.noun)
 	switch {
 	case len(c.ops) == 1:
-		parts = append(parts, c.ops[0].def.Description, "Use it when the user asks to "+strings.ToLower(humanize(c.name))+".")
+		desc := c.ops[0].def.Description
+		if readsByPost(c) {
+			desc = strings.Replace(desc, "Changes data on the service.", "Read-only: it looks data up and changes nothing.", 1)
+		}
+		parts = append(parts, desc, "Use it when the user asks to "+strings.ToLower(humanize(c.name))+".")
 	case c.role == reader:
 		parts = append(parts, readPurpose(c, noun), d.tagSentence(c.cluster),
 			"Use it when the user asks about "+plural(noun)+"; the action input says how to look them up.")

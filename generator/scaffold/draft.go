@@ -210,14 +210,23 @@ const maxShare = 4
 
 // choose enables candidates in rank order while the draft stays within
 // the tool and tools/list budgets: the most central resources first, each
-// one's read tool before its write tools.
+// one's read tool before its write tools, stopping at the first that does
+// not fit (a tool too large for any draft, past maxShare, is passed over).
 func (d *draft) choose(reserveBytes int) {
 	ranked := d.ranked()
 	maxBytes := d.opts.MaxListTokens*4 - reserveBytes
 	total, count := 0, 0
+	full := false
 	for _, c := range ranked {
 		c.active = false
-		if c.tool == nil || count >= d.opts.MaxTools || total+c.bytes > maxBytes || c.bytes > maxBytes/maxShare {
+		if c.tool == nil || c.bytes > maxBytes/maxShare {
+			continue
+		}
+		if full || count >= d.opts.MaxTools || total+c.bytes > maxBytes {
+			// Once a more central tool no longer fits, no less central
+			// one takes its place: a payments draft must not enable
+			// donations while leaving refunds commented out.
+			full = true
 			continue
 		}
 		c.active = true

@@ -279,6 +279,12 @@ func scoreMentions(clusters []*cluster, ops []*opInfo) {
 			}
 		}
 	}
+	for _, o := range ops {
+		// /payments/{id}/captures takes a payment: a mention of it.
+		for _, n := range ancestorNouns(o.op.Path) {
+			count[n]++
+		}
+	}
 	home := map[string]*cluster{}
 	for _, cl := range clusters {
 		if h := home[cl.noun]; h == nil || len(cl.ops) > len(h.ops) {
@@ -288,6 +294,20 @@ func scoreMentions(clusters []*cluster, ops []*opInfo) {
 	for noun, cl := range home {
 		cl.mentions = count[noun]
 	}
+}
+
+// ancestorNouns are the resources a path nests under: each literal
+// segment followed by a parameter before the last segment
+// (/payments/{id}/refunds → payment).
+func ancestorNouns(path string) []string {
+	segs := pathSegments(path)
+	var out []string
+	for i := 0; i+2 < len(segs); i++ {
+		if !segs[i].param && segs[i+1].param {
+			out = append(out, runtime.Singular(mapping.SnakeCase(segs[i].text)))
+		}
+	}
+	return out
 }
 
 var keySuffixRE = regexp.MustCompile(`_(id|ids|uuid|uuids|key|sid|name)$`)

@@ -131,12 +131,18 @@ func isQuery(o *opInfo) bool {
 	if w, _, _ := strings.Cut(mapping.SnakeCase(o.op.ID), "_"); lint.IsLookupVerb(w) {
 		return true
 	}
+	if w, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(o.op.Summary)), " "); summaryLookups[w] {
+		return true // "Get a list of available payment methods"
+	}
 	segs := pathSegments(o.op.Path)
 	if i := lastLiteral(segs, len(segs)-1); i >= 0 && i == len(segs)-1 {
 		return queryWords[strings.ToLower(segs[i].text)]
 	}
 	return false
 }
+
+// summaryLookups start the summary of a POST that only reads.
+var summaryLookups = wordSet([]string{"get", "list", "search", "find", "query", "lookup", "retrieve", "fetch", "show"})
 
 // queryWords are last path segments of a POST that looks things up.
 var queryWords = wordSet([]string{"search", "query", "lookup", "find", "filter"})

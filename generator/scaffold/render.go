@@ -149,6 +149,10 @@ func (d *draft) tool(l *lines, c *candidate) {
 	}
 	l.add("    # TODO: say when not to use it (name the other tool) and what it does not return.")
 	l.add("    description: %s", quote(d.description(c)))
+	if readsByPost(c) {
+		// The method says write; the operation only looks things up.
+		l.add("    annotations: {read_only: true}")
+	}
 	if len(c.ops) == 1 {
 		l.add("    operation: %s", quote(c.ops[0].ref))
 		if destructiveByName(c) {
@@ -249,6 +253,20 @@ func (d *draft) rest(l *lines) {
 func destructiveByName(c *candidate) bool {
 	m := c.ops[0].op.Method
 	return m != "DELETE" && m != "PUT" && lint.IsDestructiveVerb(firstWord(c.name))
+}
+
+// readsByPost reports a read tool with an operation whose method is
+// not a read (a POST search).
+func readsByPost(c *candidate) bool {
+	if c.role != reader {
+		return false
+	}
+	for _, o := range c.ops {
+		if !isRead(o.op.Method) {
+			return true
+		}
+	}
+	return false
 }
 
 func opRefs(ops []*opInfo) string {
