@@ -41,8 +41,11 @@ func (d *draft) description(c *candidate) string {
 	switch {
 	case len(c.ops) == 1:
 		desc := c.ops[0].def.Description
-		if readsByPost(c) {
+		switch {
+		case readsByPost(c):
 			desc = strings.Replace(desc, "Changes data on the service.", "Read-only: it looks data up and changes nothing.", 1)
+		case writesByGet(c):
+			desc = strings.Replace(desc, "Read-only: changes nothing.", "It may change data on the service, although the API reads it with GET.", 1)
 		}
 		parts = append(parts, desc, "Use it when the user asks to "+strings.ToLower(humanize(c.name))+".")
 	case c.role == reader:

@@ -19,7 +19,11 @@ func nameCandidates(clusters []*cluster, maxLen int) []*candidate {
 	for _, cl := range clusters {
 		splitCluster(cl)
 		for _, c := range cl.cands {
-			c.name = toolName(c, cl.noun)
+			noun := cl.noun
+			if noun == "root" {
+				noun = rootNoun(c.ops[0])
+			}
+			c.name = toolName(c, noun)
 			if wanted[c.name] == nil {
 				wanted[c.name] = map[*cluster]bool{}
 			}
@@ -190,11 +194,38 @@ func methodVerb(method string, item bool) string {
 // want: the tag alone when it already names the resource ("Droplet
 // Actions" for actions), else tag and resource.
 func tagNoun(cl *cluster) string {
-	t := mapping.SnakeCase(cl.tag)
+	t := withoutVersions(mapping.SnakeCase(cl.tag))
 	if strings.Contains(t, cl.noun) {
 		return runtime.Singular(t)
 	}
 	return join(t, cl.noun)
+}
+
+// withoutVersions drops the version words of a snake name
+// ("admissionregistration_v1" is admissionregistration).
+func withoutVersions(name string) string {
+	var out []string
+	for _, w := range strings.Split(name, "_") {
+		if !versionRE.MatchString(w) {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, "_")
+}
+
+// rootNoun names the resource of a path with no literal segment
+// (/api/v1/, a group's discovery document) from its operationId, the
+// verb and versions dropped (getCoreV1APIResources: core_api_resources);
+// "api" when that leaves nothing.
+func rootNoun(o *opInfo) string {
+	words := strings.Split(withoutVersions(mapping.SnakeCase(o.op.ID)), "_")
+	if len(words) > 0 && lint.IsVerb(words[0]) {
+		words = words[1:]
+	}
+	if n := clipName(join(words...), 30); n != "" {
+		return n
+	}
+	return "api"
 }
 
 // uniqueNames shortens names to maxLen and numbers the ones that are

@@ -149,9 +149,14 @@ func (d *draft) tool(l *lines, c *candidate) {
 	}
 	l.add("    # TODO: say when not to use it (name the other tool) and what it does not return.")
 	l.add("    description: %s", quote(d.description(c)))
-	if readsByPost(c) {
+	switch {
+	case readsByPost(c):
 		// The method says write; the operation only looks things up.
 		l.add("    annotations: {read_only: true}")
+	case writesByGet(c):
+		// The method says read; the operation's name says it writes
+		// (Slack's GET /views.update).
+		l.add("    annotations: {read_only: false}")
 	}
 	if len(c.ops) == 1 {
 		l.add("    operation: %s", quote(c.ops[0].ref))
@@ -265,6 +270,19 @@ func readsByPost(c *candidate) bool {
 		if !isRead(o.op.Method) {
 			return true
 		}
+	}
+	return false
+}
+
+// writesByGet reports a one-operation tool of a read method whose name
+// starts with a verb that changes things.
+func writesByGet(c *candidate) bool {
+	if len(c.ops) != 1 || !isRead(c.ops[0].op.Method) {
+		return false
+	}
+	switch firstWord(c.name) {
+	case "create", "update", "replace", "delete", "set", "add", "remove", "manage":
+		return true
 	}
 	return false
 }

@@ -1,0 +1,118 @@
+package scaffold
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oa2mcp/oa2mcp/generator"
+	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/internal/testenv"
+	"github.com/oa2mcp/oa2mcp/overrides"
+)
+
+// bareSegments name no task: a tool named after one of them was named
+// from a path segment, not from what its operation does; so is one
+// whose last word is a version (get_batch_v1).
+var bareSegments = wordSet([]string{"root", "roots", "me", "self"})
+
+// TestCorpusDraftInvariants drafts every corpus document (and the
+// music-streaming excerpt in testdata) and checks what must hold for any
+// spec: the draft generates and its proof passes (generator.Generate),
+// no deprecated operation is served, no tool is named from a bare path
+// segment, no read-only tool is named create_, update_, replace_ or
+// delete_, paging is drafted only over a list of records the response
+// has at the list path, and the server name's words come from the title.
+func TestCorpusDraftInvariants(t *testing.T) {
+	dir := testenv.CorpusDir(t)
+	specs := []string{filepath.Join("testdata", "music.yaml")}
+	for _, e := range testenv.Corpus() {
+		specs = append(specs, filepath.Join(dir, e.Path))
+	}
+	for _, spec := range specs {
+		t.Run(filepath.Base(spec), func(t *testing.T) {
+			start := time.Now()
+			doc, problems := load.Load(context.Background(), spec, load.Options{})
+			if problems.HasErrors() {
+				t.Fatal(problems.Errors())
+			}
+			res := Build(doc, Options{})
+			if res.Server == nil {
+				t.Fatalf("the draft does not generate: %v\n%s", res.Problems.Errors(), res.Text)
+			}
+			ov, p := overrides.Decode("draft.yaml", res.Text)
+			if p.HasErrors() {
+				t.Fatal(p.Errors())
+			}
+			if _, more := generator.Generate(doc, generator.Config{Name: "draft", Overrides: ov}); more.HasErrors() {
+				t.Fatalf("the draft does not generate and prove:\n%s", more.Errors())
+			}
+			checkDraft(t, doc, res, ov)
+			t.Logf("%d operations, %d tools, %d candidates, %v", res.Operations, res.Tools, res.Candidates, time.Since(start))
+		})
+	}
+}
+
+// checkDraft checks the invariants of one draft.
+func checkDraft(t *testing.T, doc *load.Document, res *Result, ov *overrides.File) {
+	t.Helper()
+	if served := deprecatedServed(doc, res); len(served) > 0 {
+		t.Errorf("deprecated operations served: %v", served)
+	}
+	for _, line := range strings.Split(string(res.Text), "\n") {
+		_, name, ok := strings.Cut(line, "- name: ")
+		if !ok {
+			continue
+		}
+		words := strings.Split(name, "_")
+		for i, w := range words {
+			if bareSegments[w] || i == len(words)-1 && versionRE.MatchString(w) {
+				t.Errorf("tool %s is named from a bare path segment (%q)", name, w)
+			}
+		}
+	}
+	prefix := ov.Server.ToolPrefix + "_"
+	for _, tool := range res.Server.Tools {
+		name := strings.TrimPrefix(tool.Name, prefix)
+		for _, w := range []string{"create_", "update_", "replace_", "delete_", "manage_"} {
+			if tool.ReadOnly && strings.HasPrefix(name, w) {
+				t.Errorf("read-only tool %s is named as a write", tool.Name)
+			}
+		}
+		if tool.ReadOnly && strings.Contains(strings.ToLower(tool.Description), "changes data on the service") {
+			t.Errorf("read-only tool %s is described as changing data: %s", tool.Name, tool.Description)
+		}
+	}
+	title := strings.ToLower(doc.Title)
+	for _, w := range strings.Split(ov.Server.Name, "-") {
+		if w != "api" && !strings.Contains(title, w) {
+			t.Errorf("server name %s: %q is not from the title %q", ov.Server.Name, w, doc.Title)
+		}
+	}
+	d := &draft{doc: doc}
+	for _, tool := range ov.Tools {
+		if tool.Output == nil || tool.Output.List == nil {
+			continue
+		}
+		op := findOperation(doc, tool.Operation)
+		if op == nil {
+			t.Errorf("paged tool %s calls no operation of its own", tool.Name)
+			continue
+		}
+		if path, ok := d.listPath(op); !ok || path != tool.Output.List.Path {
+			t.Errorf("tool %s is paged over %q, but %s %s answers no list of records there", tool.Name, tool.Output.List.Path, op.Method, op.Path)
+		}
+	}
+}
+
+// findOperation resolves a draft's operation reference.
+func findOperation(doc *load.Document, ref string) *load.Operation {
+	for _, op := range doc.Operations {
+		if ref != "" && (op.ID == ref || op.Method+" "+op.Path == ref) {
+			return op
+		}
+	}
+	return nil
+}
