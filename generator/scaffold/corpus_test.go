@@ -116,3 +116,87 @@ func findOperation(doc *load.Document, ref string) *load.Operation {
 	}
 	return nil
 }
+
+// TestMusicStreamingDraft: the draft for an excerpt of a music-streaming
+// API (OpenAPI 3.0, /me, playback, saved items paged by limit/offset/
+// total, a cursor-paged list, a check answering booleans, deprecated
+// operations) names and pages its tools by what they do.
+func TestMusicStreamingDraft(t *testing.T) {
+	doc, problems := load.Load(context.Background(), filepath.Join("testdata", "music.yaml"), load.Options{})
+	if problems.HasErrors() {
+		t.Fatal(problems.Errors())
+	}
+	res := Build(doc, Options{})
+	text := string(res.Text)
+	for _, want := range []string{
+		"  name: music-streaming\n",
+		"  - name: get_current_user\n",
+		"  - name: start_playback\n",
+		"      pause:\n",
+		"  - name: check_saved_tracks\n",
+		`list: {path: "items", limit: 20, page_input: "offset", page_kind: offset, total: "total"}`,
+		"# Paged by the upstream's cursor: the result's next, passed back as cursor",
+		"2 deprecated operation(s) left out of the server",
+		`    - operation: "get-recommendations"`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the draft lacks %q:\n%s", want, text)
+		}
+	}
+	if n := strings.Count(text, "list: {path"); n != 2 {
+		t.Errorf("%d tools paged, want the saved tracks and the saved albums only:\n%s", n, text)
+	}
+	if block := toolBlock(t, text, "check_saved_tracks"); strings.Contains(block, "list:") {
+		t.Errorf("a list of booleans, one per id asked, is paged:\n%s", block)
+	}
+	if block := toolBlock(t, text, "start_playback"); strings.Contains(block, "Overwrites the stored resource") {
+		t.Errorf("starting playback is described as overwriting a resource:\n%s", block)
+	}
+	for _, bad := range []string{"get_root", "replace_play", "create_next", "spotify-with", "music-streaming-with"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the draft has %s:\n%s", bad, text)
+		}
+	}
+}
+
+// TestQueryPostsAreReads: POST operations that search or list (a
+// payments search, "Get a list of available payment methods") are
+// drafted as reads, annotated read-only and not named create_*.
+func TestQueryPostsAreReads(t *testing.T) {
+	doc := loadSpec(t, `openapi: 3.1.0
+info: {title: Acme Checkout API, version: "71"}
+paths:
+  /payments:
+    post:
+      operationId: createPayment
+      summary: Start a transaction
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [amount], properties: {amount: {type: integer, description: "Minor units, e.g. 1000."}}}}}}
+      responses: {"200": {description: ok}}
+  /payments/search:
+    post:
+      operationId: searchPayments
+      summary: Search payments
+      requestBody: {required: true, content: {application/json: {schema: {type: object, properties: {status: {type: string, description: "e.g. settled"}}}}}}
+      responses: {"200": {description: ok}}
+  /paymentMethods:
+    post:
+      operationId: paymentMethods
+      summary: Get a list of available payment methods
+      requestBody: {content: {application/json: {schema: {type: object, properties: {countryCode: {type: string, description: "e.g. NL"}}}}}}
+      responses: {"200": {description: ok}}
+`)
+	res := Build(doc, Options{})
+	if res.Server == nil {
+		t.Fatalf("does not generate: %v", res.Problems.Errors())
+	}
+	readOnly := map[string]bool{}
+	for _, tool := range res.Server.Tools {
+		readOnly[strings.TrimPrefix(tool.Name, "acme_checkout_")] = tool.ReadOnly
+	}
+	want := map[string]bool{"find_payments": true, "find_payment_methods": true, "create_payment": false}
+	for name, ro := range want {
+		if got, ok := readOnly[name]; !ok || got != ro {
+			t.Errorf("tool %s: present %v, read-only %v, want read-only %v; tools %v", name, ok, got, ro, readOnly)
+		}
+	}
+}

@@ -44,6 +44,10 @@ func (d *draft) description(c *candidate) string {
 		switch {
 		case readsByPost(c):
 			desc = strings.Replace(desc, "Changes data on the service.", "Read-only: it looks data up and changes nothing.", 1)
+		case c.ops[0].op.Method == "PUT" && idVerb(c.ops[0]) != "":
+			// PUT /me/player/play starts playback: a task, not a resource
+			// overwritten.
+			desc = strings.Replace(desc, "Overwrites the stored resource with the values given.", "Changes data on the service.", 1)
 		case writesByGet(c):
 			desc = strings.Replace(desc, "Read-only: changes nothing.", "It may change data on the service, although the API reads it with GET.", 1)
 		}

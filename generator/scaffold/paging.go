@@ -94,6 +94,41 @@ func (d *draft) listPaging(c *candidate) (listDraft, bool) {
 	return ld, true
 }
 
+// cursorPaging finds a one-operation list paged by cursor: the query
+// input that takes the cursor and the response field that gives the next
+// one (cursor/next, page_token/next_page_token). The override format
+// pages by offset or page number only, so the draft says in a comment how
+// the model reaches the next page instead of drafting a paging that
+// would misreport the list.
+func (d *draft) cursorPaging(c *candidate) (input, next string, ok bool) {
+	if len(c.ops) != 1 || c.ops[0].def == nil || c.ops[0].def.Op == nil || !isRead(c.ops[0].op.Method) {
+		return "", "", false
+	}
+	o := c.ops[0]
+	for _, p := range o.op.Parameters {
+		if name := strings.ToLower(p.Name); p.In == "query" && cursorName(name) && !strings.Contains(name, "before") {
+			input = argOf(o, p.Name)
+			break
+		}
+	}
+	if input == "" {
+		return "", "", false
+	}
+	for _, r := range o.op.Responses {
+		if !strings.HasPrefix(r.Status, "2") {
+			continue
+		}
+		for _, name := range d.doc.PropertyNames(r.Schema) {
+			switch strings.ToLower(mapping.SnakeCase(name)) {
+			case "next", "next_cursor", "cursor", "next_page_token", "next_token", "next_page", "next_marker", "continue":
+				return input, name, true
+			}
+		}
+		return "", "", false
+	}
+	return "", "", false
+}
+
 // cursorName reports a query parameter that pages by cursor or token.
 func cursorName(name string) bool {
 	switch name {

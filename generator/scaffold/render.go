@@ -208,6 +208,10 @@ func (d *draft) inputAndOutput(l *lines, c *candidate) {
 			l.add("%s", in)
 		}
 	}
+	if in, next, ok := d.cursorPaging(c); ok && !paged {
+		l.add("    # Paged by the upstream's cursor: the result's %s, passed back as %s, gives the next page.", next, in)
+		l.add("    # TODO: say so in the description of %s.", in)
+	}
 	if paged {
 		l.add("    output:")
 		l.add("      # Pages of %d items with totalCount, hasMore and nextPage, as long lists should be.", draftPageSize)
