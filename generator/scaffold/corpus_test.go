@@ -200,3 +200,31 @@ paths:
 		}
 	}
 }
+
+// TestBudgetKeepsRankOrder: under any tools/list budget, no enabled tool
+// ranks below a tool left commented out that would fit a draft (within
+// the per-tool share): a less central tool never takes a more central
+// one's place.
+func TestBudgetKeepsRankOrder(t *testing.T) {
+	docs := []*load.Document{loadSpec(t, shopSpec)}
+	if doc, p := load.Load(context.Background(), filepath.Join("testdata", "music.yaml"), load.Options{}); !p.HasErrors() {
+		docs = append(docs, doc)
+	}
+	for _, doc := range docs {
+		for budget := 200; budget <= 3000; budget += 100 {
+			d := newDraft(doc, Options{MaxListTokens: budget}.withDefaults())
+			d.buildCandidates()
+			d.choose(0)
+			skipped := ""
+			for _, c := range d.ranked() {
+				switch {
+				case c.tool == nil || c.bytes > budget*4/maxShare:
+				case !c.active && skipped == "":
+					skipped = c.name
+				case c.active && skipped != "":
+					t.Errorf("%s, budget %d: %s is enabled although the more central %s is commented out", doc.Title, budget, c.name, skipped)
+				}
+			}
+		}
+	}
+}
