@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -230,6 +231,36 @@ func TestRepeatedDescriptions(t *testing.T) {
 	for _, not := range []string{"one.b", "one.d", "two.b", "two.d"} {
 		if got[not] {
 			t.Errorf("param-described finding for %s, whose description has an example", not)
+		}
+	}
+}
+
+// TestInputFindingsNameTheInput: a finding about an input says which
+// input, so that one about an input called "description" cannot be read
+// as being about the tool's description.
+func TestInputFindingsNameTheInput(t *testing.T) {
+	srv := &ir.Server{ServerDef: runtime.ServerDef{Name: "shop"}, Tools: []ir.Tool{
+		tool("shop_update_pet", "PATCH", "/pets/{id}", good,
+			`{"type":"object","properties":{"description":{"type":"string","description":"The text."},"kind":{"type":"string","enum":["a","b"]},"note":{"type":"string"}}}`),
+	}}
+	want := map[string]bool{
+		`the description of input "description" gives neither a format nor an example value`: false,
+		`input "note" has no description`:                                      false,
+		`the values a, b of input "kind" are not explained in its description`: false,
+	}
+	for _, f := range Check(srv, Config{}).Findings {
+		if f.Param == "" {
+			continue
+		}
+		if _, ok := want[f.Message]; ok {
+			want[f.Message] = true
+		} else if !strings.Contains(f.Message, strconv.Quote(f.Param)) {
+			t.Errorf("finding about input %s does not name it: %s", f.Param, f.Message)
+		}
+	}
+	for msg, seen := range want {
+		if !seen {
+			t.Errorf("no finding %q", msg)
 		}
 	}
 }

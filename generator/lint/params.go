@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -42,6 +43,11 @@ func (c *checker) params(t *ir.Tool) {
 
 // param checks one top-level property; p is as written, r with a
 // top-level $ref resolved.
+// quoteName quotes an input's name in a message, so that a finding about
+// an input called "description" is not read as one about the tool's
+// description.
+func quoteName(name string) string { return strconv.Quote(name) }
+
 func (c *checker) param(tool, name string, p, r map[string]any) {
 	desc, _ := p["description"].(string)
 	if desc == "" {
@@ -51,19 +57,19 @@ func (c *checker) param(tool, name string, p, r map[string]any) {
 	typ, _ := r["type"].(string)
 	switch {
 	case desc == "":
-		c.add("param-described", tool, name, "the input has no description", "describe what it means, its format and an example value")
+		c.add("param-described", tool, name, fmt.Sprintf("input %s has no description", quoteName(name)), "describe what it means, its format and an example value")
 	case needsExample(typ, r) && !hasExampleKey(p, r) && !c.matches(exampleRE(), desc):
-		c.add("param-described", tool, name, "the description gives neither a format nor an example value",
+		c.add("param-described", tool, name, fmt.Sprintf("the description of input %s gives neither a format nor an example value", quoteName(name)),
 			"end the description with an example value (\"..., e.g. available\") or add examples or a format to the schema")
 	}
 	// CallerIdentity, memoised; an enum is a choice, never an identity.
 	if len(enumOf(r)) == 0 && (c.matches(identityHeaderRE(), strings.TrimSpace(name)) || c.matches(identityDescRE(), desc)) {
-		c.add("caller-identity", tool, name, "the input looks like the caller's own identity, which the model fills and so could set to anyone's",
+		c.add("caller-identity", tool, name, fmt.Sprintf("input %s looks like the caller's own identity, which", quoteName(name))+" the model fills and so could set to anyone's",
 			"bind it from the caller's verified token in the override file (input: {"+name+": {identity: sub}}), so the model never sees it")
 	}
 	enum := enumOf(r)
 	if len(enum) > 0 && !explainsEnum(desc, enum) {
-		c.add("enum-explained", tool, name, fmt.Sprintf("the values %s are not explained in the description", joinCapped(enum, 6)),
+		c.add("enum-explained", tool, name, fmt.Sprintf("the values %s of input %s are not explained in its description", joinCapped(enum, 6), quoteName(name)),
 			"say what each value means, e.g. \"available: can be ordered now; pending: reserved\"")
 	}
 }

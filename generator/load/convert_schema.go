@@ -217,6 +217,9 @@ func (c *schemaConverter) body(v *openapi3.Schema) *Schema {
 		s.AdditionalProperties = c.convert(ap.Schema)
 	}
 	s.AllOf, s.AnyOf, s.OneOf = c.list(v.AllOf), c.list(v.AnyOf), c.list(v.OneOf)
+	if sr, ok := v.Properties[propsRefMarker]; ok {
+		s.AllOf = append(s.AllOf, c.convert(sr)) // see siblingRef
+	}
 	if _, ok := v.Extensions[tupleMarker]; ok {
 		tupleToAnyOf(s)
 	}
@@ -269,7 +272,13 @@ func (c *schemaConverter) properties(s *Schema, v *openapi3.Schema) {
 	}
 	s.PropertyOrder = make([]string, 0, len(v.Properties))
 	for k := range v.Properties {
-		s.PropertyOrder = append(s.PropertyOrder, k)
+		if k != propsRefMarker {
+			s.PropertyOrder = append(s.PropertyOrder, k)
+		}
+	}
+	if len(s.PropertyOrder) == 0 {
+		s.PropertyOrder = nil
+		return
 	}
 	sort.Strings(s.PropertyOrder)
 	s.Properties = make(map[string]*Schema, len(v.Properties))

@@ -81,7 +81,9 @@ func inSchemaContext(p []string) bool {
 
 // fixDescriptionRefs replaces `description: {$ref: file#/ptr}` (a
 // non-standard DigitalOcean idiom kin cannot decode into a string) by the
-// referenced text, or by an empty string when it cannot be read.
+// referenced text, or by an empty string when it cannot be read. Only the
+// keyword counts: a property named "description", or a "description" key
+// in an example's data, is left alone.
 func (l *loader) fixDescriptionRefs(key string, data []byte, isJSON bool) []byte {
 	pat := []byte("description:")
 	if isJSON || !bytes.Contains(data, pat) {
@@ -89,6 +91,7 @@ func (l *loader) fixDescriptionRefs(key string, data []byte, isJSON bool) []byte
 	}
 	var edits []edit
 	var li *lineIndex
+	var keyword map[int]bool
 	for i := 0; ; {
 		j := bytes.Index(data[i:], pat)
 		if j < 0 {
@@ -98,6 +101,12 @@ func (l *loader) fixDescriptionRefs(key string, data []byte, isJSON bool) []byte
 		i = at + len(pat)
 		e, ref, ok := descriptionRefEdit(key, data, at)
 		if !ok {
+			continue
+		}
+		if keyword == nil {
+			keyword = descriptionKeywords(data)
+		}
+		if !keyword[at] {
 			continue
 		}
 		edits = append(edits, e...)
@@ -110,6 +119,21 @@ func (l *loader) fixDescriptionRefs(key string, data []byte, isJSON bool) []byte
 			`"description" is a $ref to %s; OpenAPI wants text here`, ref)
 	}
 	return applyEdits(data, edits)
+}
+
+// descriptionKeywords are the offsets of the "description" keys of a YAML
+// file that are the keyword: not a name in a map of names (a property
+// called so), not inside instance data. One scan, done only for a file
+// that has a candidate at all.
+func descriptionKeywords(data []byte) map[int]bool {
+	out := map[int]bool{}
+	for _, h := range scanKeys(data, false, func(p []string) bool { return p[len(p)-1] == "description" }) {
+		names := keyRoles(h.path)
+		if !names[len(h.path)-1] && !inData(h.path, names) {
+			out[h.off] = true
+		}
+	}
+	return out
 }
 
 // descriptionRefEdit checks one "description:" occurrence at offset at,
@@ -138,8 +162,8 @@ func descriptionRefEdit(key string, data []byte, at int) ([]edit, string, bool) 
 	if len(line)-len(body) <= indent || !strings.HasPrefix(body, "$ref:") {
 		return nil, "", false
 	}
-	if parentKey(data, lineStart, indent) == "properties" {
-		return nil, "", false // a property named "description"
+	if !loneRefLine(data, next+nextEnd+1, indent) {
+		return nil, "", false // the $ref has siblings: not a description $ref
 	}
 	ref := yamlScalar(body[len("$ref:"):])
 	quoted, _ := json.Marshal(readRefText(key, ref))
@@ -153,20 +177,23 @@ func descriptionRefEdit(key string, data []byte, at int) ([]edit, string, bool) 
 	}, ref, true
 }
 
-// parentKey returns the key of the closest preceding line indented less
-// than indent.
-func parentKey(data []byte, lineStart, indent int) string {
-	for end := lineStart - 1; end > 0; {
-		start := bytes.LastIndexByte(data[:end], '\n') + 1
-		line := string(data[start:end])
-		body := strings.TrimLeft(line, " ")
-		if body != "" && body[0] != '#' && len(line)-len(body) < indent {
-			k, _, _ := splitYAMLKey(strings.TrimLeft(body, "- "))
-			return k
+// loneRefLine reports whether the first line from offset from that is
+// not blank or a comment is indented at most indent: the mapping that
+// held the $ref has nothing else.
+func loneRefLine(data []byte, from, indent int) bool {
+	for from < len(data) {
+		end := bytes.IndexByte(data[from:], '\n')
+		if end < 0 {
+			end = len(data) - from
 		}
-		end = start - 1
+		line := strings.TrimRight(string(data[from:from+end]), "\r")
+		body := strings.TrimLeft(line, " ")
+		if body != "" && body[0] != '#' {
+			return len(line)-len(body) <= indent
+		}
+		from += end + 1
 	}
-	return ""
+	return true
 }
 
 // readRefValue reads the value a $ref points at, relative to the file

@@ -219,3 +219,51 @@ func (d *Document) Resolve(s *Schema) *Schema {
 
 // Position is a place in a spec file; see [diag.Position].
 type Position = diag.Position
+
+// Property is the property name of an object schema, looked up in s
+// and, through references, in its allOf parts (eight levels deep at
+// most); nil when neither has it.
+func (d *Document) Property(s *Schema, name string) *Schema {
+	return d.property(s, name, 0)
+}
+
+func (d *Document) property(s *Schema, name string, depth int) *Schema {
+	s = d.Resolve(s)
+	if s == nil || depth > 8 {
+		return nil
+	}
+	if p, ok := s.Properties[name]; ok {
+		return p
+	}
+	for _, part := range s.AllOf {
+		if p := d.property(part, name, depth+1); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// PropertyNames are the property names of an object schema and of its
+// allOf parts, in order, each once.
+func (d *Document) PropertyNames(s *Schema) []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(s *Schema, depth int)
+	walk = func(s *Schema, depth int) {
+		s = d.Resolve(s)
+		if s == nil || depth > 8 {
+			return
+		}
+		for _, n := range s.PropertyOrder {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+		for _, part := range s.AllOf {
+			walk(part, depth+1)
+		}
+	}
+	walk(s, 0)
+	return out
+}

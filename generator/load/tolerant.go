@@ -18,8 +18,18 @@ import (
 //     converter reads); "required: false" is ignored;
 //   - "examples" as a map of named examples in a schema, where JSON
 //     Schema wants a list: the list of their values (examplesMarker);
+//   - "required: true|false" on a schema that is not a property (an
+//     items schema, a parameter's schema, a named schema): ignored, since
+//     JSON Schema's "required" lists property names (ignoredRequiredMarker);
 //   - "properties: {$ref: X}": read as allOf: [{$ref: X}] when X is a
-//     schema, or as one $ref per property when X is a map of properties.
+//     schema, or as one $ref per property when X is a map of properties;
+//   - "properties: {$ref: X, name: ...}", a $ref written as a sibling key
+//     among the properties: read as allOf: [{$ref: X}] beside the other
+//     properties (propsRefMarker).
+//
+// A repair never touches a valid document: each rule first makes sure the
+// key it rewrites is a keyword where a keyword is expected, not a name
+// (a property may be called "properties", "required" or "$ref").
 //
 // What these rules do not recognise stays for kin to refuse, and is
 // reported as an error with its position, in the document's words (see
@@ -27,8 +37,12 @@ import (
 
 // Markers for repaired keys; kin keeps them among a schema's extensions.
 const (
-	requiredMarker = "x-oa2mcp-required"
-	examplesMarker = "x-oa2mcp-examples"
+	requiredMarker        = "x-oa2mcp-required"
+	ignoredRequiredMarker = "x-oa2mcp-ignored-required"
+	examplesMarker        = "x-oa2mcp-examples"
+	// propsRefMarker is the property name a sibling $ref among properties
+	// is moved to; the schema converter turns it into an allOf member.
+	propsRefMarker = "x-oa2mcp-properties-ref"
 )
 
 // nameMaps are keywords whose value maps names (not keywords) to nodes:
@@ -113,7 +127,9 @@ func (l *loader) repairSchemaDefects(key string, data []byte, isJSON bool) []byt
 				r.examples(h, names)
 			}
 		case "$ref":
-			if r.kind(h) == 's' {
+			// "properties" must be the keyword, not a property named so:
+			// properties: {properties: {$ref: X}} is a valid property.
+			if !names[len(h.path)-2] && r.kind(h) == 's' {
 				propRefs = append(propRefs, h)
 			}
 		}
@@ -123,13 +139,13 @@ func (l *loader) repairSchemaDefects(key string, data []byte, isJSON bool) []byt
 	return r.apply()
 }
 
-// wantDefectKey keeps the keys a defect may be at: "required" of a
-// property, any "examples", and "$ref" right under "properties".
+// wantDefectKey keeps the keys a defect may be at: any "required" below
+// the top level, any "examples", and "$ref" right under "properties".
 func wantDefectKey(p []string) bool {
 	n := len(p)
 	switch p[n-1] {
 	case "required":
-		return n >= 3 && p[n-3] == "properties"
+		return n >= 2
 	case "examples":
 		return true
 	case "$ref":
@@ -237,11 +253,19 @@ func (r *defectScan) rename(h keyHit, name string) edit {
 	return edit{off: at, n: len(h.path[len(h.path)-1]), text: name}
 }
 
-// required repairs "required: true|false" on a property.
+// required repairs "required: true|false" on a property, or on another
+// schema, where JSON Schema wants a list of property names.
 func (r *defectScan) required(h keyHit) {
 	p := h.path
 	names := keyRoles(p)
-	if names[len(p)-3] || names[len(p)-1] || r.kind(h) != 's' {
+	if names[len(p)-1] || r.kind(h) != 's' {
+		return
+	}
+	n := len(p)
+	if n < 3 || p[n-3] != "properties" || names[n-3] {
+		if schemaNode(p[:n-1], names) {
+			r.schemaRequired(h)
+		}
 		return
 	}
 	prop := p[len(p)-2]
@@ -255,6 +279,20 @@ func (r *defectScan) required(h keyHit) {
 			msg: "property " + quote(prop) + ` has "required: false", which JSON Schema does not know`,
 			fix: "ignored, since a property is optional unless its parent lists it under required; remove it"})
 	}
+}
+
+// schemaRequired repairs "required: true|false" on a schema that is not
+// a property: it says nothing JSON Schema can use, so it is ignored.
+func (r *defectScan) schemaRequired(h keyHit) {
+	v := r.scalar(h)
+	switch v {
+	case "true", "True", "TRUE", "false", "False", "FALSE":
+	default:
+		return
+	}
+	r.found = append(r.found, defect{at: h.off, edits: []edit{r.rename(h, ignoredRequiredMarker)},
+		msg: `a schema that is not a property has "required: ` + v + `"; JSON Schema's "required" is a list of property names`,
+		fix: "ignored; to require a property list it in its parent's required, to require a parameter or body set required on it, not on its schema"})
 }
 
 // examples repairs a map of named examples in a schema, or keeps it for
@@ -356,4 +394,47 @@ func isExampleObject(m map[string]any) bool {
 		}
 	}
 	return hasValue
+}
+
+// schemaListKeys hold a list of schemas; schemaMapKeys a map of names to
+// schemas; schemaValueKeys a schema.
+var (
+	schemaListKeys  = setOf("allOf", "anyOf", "oneOf", "prefixItems", "items")
+	schemaMapKeys   = setOf("properties", "patternProperties", "$defs", "definitions", "schemas", "dependentSchemas")
+	schemaValueKeys = setOf("schema", "itemSchema", "items", "additionalItems", "additionalProperties",
+		"not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems",
+		"unevaluatedProperties", "contentSchema")
+)
+
+// schemaNode reports whether the node at path q (with the roles of its
+// keys in names) is a schema, from the key that holds it: a name in a map
+// of schemas, an element of a list of schemas, or the value of a keyword
+// whose value is a schema. A parameter, header or request body, whose
+// "required" is a boolean, is none of these.
+func schemaNode(q []string, names []bool) bool {
+	n := len(q)
+	if n < 2 {
+		return false
+	}
+	last, parent := q[n-1], q[n-2]
+	switch {
+	case names[n-1]:
+		return schemaMapKeys[parent] && (parent != "schemas" || n == 3 && q[0] == "components")
+	case isIndex(last):
+		return !names[n-2] && schemaListKeys[parent]
+	}
+	return schemaValueKeys[last]
+}
+
+// isIndex reports whether a path element is a sequence index.
+func isIndex(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, c := range k {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -68,8 +68,12 @@ func (r *defectScan) propertiesRefs(hits []keyHit) {
 		}
 	}
 	for _, s := range sites {
-		if s.siblings == 0 && s.props.path != nil {
+		switch {
+		case s.props.path == nil:
+		case s.siblings == 0:
 			r.propertiesRef(s, targets)
+		default:
+			r.siblingRef(s)
 		}
 	}
 }
@@ -87,7 +91,26 @@ func (r *defectScan) propertiesRef(s *propsRefSite, targets map[string]map[strin
 		r.found = append(r.found, defect{at: s.props.off, edits: r.allOfEdits(s),
 			msg: `"properties" is a $ref to ` + ref + `, not a map of properties`,
 			fix: "read as the schema found there (allOf: [{$ref: " + ref + "}]); write that instead"})
+	case !isMap:
+		r.siblingRef(s)
 	}
+}
+
+// siblingRef repairs a $ref written among the properties (or beside an
+// allOf the schema has already): the $ref becomes a property named
+// propsRefMarker holding it, on the same line, which the schema converter
+// reads as one more allOf member.
+func (r *defectScan) siblingRef(s *propsRefSite) {
+	ref, h := s.ref.value, s.ref
+	q, _ := json.Marshal(ref)
+	text := `"` + propsRefMarker + `": {"$ref": ` + string(q) + "}"
+	end := h.vend
+	if !r.isJSON && h.vend <= h.voff {
+		end = h.voff + len(valueOnLine(r.data, h.voff))
+	}
+	r.found = append(r.found, defect{at: h.off, edits: []edit{{off: h.off, n: end - h.off, text: text}},
+		msg: `"$ref: ` + ref + `" is written among the properties, where every key is a property name`,
+		fix: "read as the schema found there, combined with the properties (allOf: [{$ref: " + ref + "}]); move it to an allOf beside properties"})
 }
 
 // refTargetProperties reads what ref points at: the names under it and

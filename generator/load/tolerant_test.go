@@ -60,6 +60,8 @@ const (
 	wRequiredFalse = `warning: property %q has "required: false", which JSON Schema does not know; ignored, since a property is optional unless its parent lists it under required; remove it`
 	wExamplesMap   = `warning: "examples" of a schema is a map of named examples; JSON Schema wants a list of values; read as the list of the example values; write examples: [value, ...] instead`
 	wPropsAllOf    = `warning: "properties" is a $ref to %s, not a map of properties; read as the schema found there (allOf: [{$ref: %s}]); write that instead`
+	wSiblingRef    = `warning: "$ref: %s" is written among the properties, where every key is a property name; read as the schema found there, combined with the properties (allOf: [{$ref: %s}]); move it to an allOf beside properties`
+	wSchemaReq     = `warning: a schema that is not a property has "required: %s"; JSON Schema's "required" is a list of property names; ignored; to require a property list it in its parent's required, to require a parameter or body set required on it, not on its schema`
 	wPropsEach     = `warning: "properties" is a $ref to %s, not a map of properties; read as the properties found there, one $ref each; list them under properties instead`
 )
 
@@ -302,9 +304,10 @@ components:
 		t.Errorf("/c: schema = %+v", c)
 	}
 
-	bad := writeSpecs(t, "spec.yaml", map[string]string{"spec.yaml": `openapi: 3.0.3
+	// Beside an allOf the schema has already, the $ref joins it.
+	beside := writeSpecs(t, "spec.yaml", map[string]string{"spec.yaml": `openapi: 3.0.3
 info: {title: T, version: "1"}
-paths: {}
+paths: {/a: {get: {responses: {"200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/A"}}}}}}}}
 components:
   schemas:
     A:
@@ -313,14 +316,11 @@ components:
         $ref: "#/components/schemas/B"
     B: {type: object}
 `})
-	_, probs := Load(t.Context(), bad, Options{})
-	var lines []string
-	for _, p := range probs {
-		lines = append(lines, p.String())
+	d, got = loadLines(t, beside)
+	wantLines(t, got, []string{"spec.yaml:9:9: " + sprintf(wSiblingRef, "#/components/schemas/B", "#/components/schemas/B")})
+	if a := d.Schemas["A"]; len(a.AllOf) != 2 || a.AllOf[1].Ref != "B" || len(a.Properties) != 0 {
+		t.Errorf("A = %+v", a)
 	}
-	wantLines(t, problemLines(bad, lines), []string{
-		`spec.yaml:9:9: "$ref" must be a schema (a mapping), not the text "#/compo..."; fix this value so that it has the type OpenAPI expects`,
-	})
 }
 
 // TestTolerantFragmentRoot checks examples maps at the root of files
@@ -394,7 +394,7 @@ components:
   schemas:
     Name:
       type: string
-      required: true
+      required: name
     Tags:
       type: array
       items: {type: string, minLength: many}
@@ -403,7 +403,7 @@ components:
 			text = `{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {},
 "components": {"schemas": {
   "Name": {"type": "string",
-    "required": true},
+    "required": "name"},
   "Tags": {"type": "array", "items": {"type": "string", "minLength": "many"}}}}}
 `
 		}
@@ -417,12 +417,12 @@ components:
 			lines = append(lines, p.String())
 		}
 		want := []string{
-			`spec.yaml:8:7: "required" must be a list of property names, not true; list required properties by name in the "required" of the object that has them`,
+			`spec.yaml:8:7: "required" must be a list of property names, not the text "name"; list required properties by name in the "required" of the object that has them`,
 			`spec.yaml:11:29: "minLength" must be a number, not the text "many"; fix this value so that it has the type OpenAPI expects`,
 		}
 		if name == "spec.json" {
 			want = []string{
-				`spec.json:4:5: "required" must be a list of property names, not true; list required properties by name in the "required" of the object that has them`,
+				`spec.json:4:5: "required" must be a list of property names, not the text "name"; list required properties by name in the "required" of the object that has them`,
 				`spec.json:5:57: "minLength" must be a number, not the text "many"; fix this value so that it has the type OpenAPI expects`,
 			}
 		}

@@ -40,7 +40,18 @@ func (d *draft) description(c *candidate) string {
 	noun := words(c.cluster.noun)
 	switch {
 	case len(c.ops) == 1:
-		parts = append(parts, c.ops[0].def.Description, "Use it when the user asks to "+strings.ToLower(humanize(c.name))+".")
+		desc := c.ops[0].def.Description
+		switch {
+		case readsByPost(c):
+			desc = strings.Replace(desc, "Changes data on the service.", "Read-only: it looks data up and changes nothing.", 1)
+		case c.ops[0].op.Method == "PUT" && idVerb(c.ops[0]) != "":
+			// PUT /me/player/play starts playback: a task, not a resource
+			// overwritten.
+			desc = strings.Replace(desc, "Overwrites the stored resource with the values given.", "Changes data on the service.", 1)
+		case writesByGet(c):
+			desc = strings.Replace(desc, "Read-only: changes nothing.", "It may change data on the service, although the API reads it with GET.", 1)
+		}
+		parts = append(parts, desc, "Use it when the user asks to "+strings.ToLower(humanize(c.name))+".")
 	case c.role == reader:
 		parts = append(parts, readPurpose(c, noun), d.tagSentence(c.cluster),
 			"Use it when the user asks about "+plural(noun)+"; the action input says how to look them up.")

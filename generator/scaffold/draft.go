@@ -24,6 +24,9 @@ type opInfo struct {
 	tag   string
 	// order is the operation's index in the spec's path order.
 	order int
+	// paged: a list the draft pages (listPaging), which gets a tool of
+	// its own rather than an action, so that its paging is drafted.
+	paged bool
 }
 
 // candidate is one tool of the draft.
@@ -50,10 +53,13 @@ type draft struct {
 	opts   Options
 	server serverNames
 	ops    []*opInfo
-	// skipped counts operations left out, by reason.
-	skipped  map[string]int
-	clusters []*cluster
-	cands    []*candidate
+	// skipped counts operations without a tool of their own, by reason.
+	skipped map[string]int
+	// deprecated are the deprecated operations, excluded from the server
+	// by select.exclude: no tool and no discovery serves them.
+	deprecated []string
+	clusters   []*cluster
+	cands      []*candidate
 	// noDiscovery: the budget is too small for the discovery tools, so
 	// operations no tool uses are dropped rather than discovered.
 	noDiscovery bool
@@ -73,7 +79,7 @@ func newDraft(doc *load.Document, opts Options) *draft {
 		def := byOp[op.Method+" "+op.Path]
 		switch {
 		case op.Deprecated:
-			d.skipped["deprecated"]++
+			d.deprecated = append(d.deprecated, excludeRef(op, refs))
 		case refs[op] == "":
 			d.skipped["no operationId and a path shared with another operation"]++
 		case def == nil:
@@ -87,6 +93,15 @@ func newDraft(doc *load.Document, opts Options) *draft {
 		}
 	}
 	return d
+}
+
+// excludeRef names a deprecated operation in select.exclude: its
+// reference, or "METHOD /path", which a rule matches too.
+func excludeRef(op *load.Operation, refs map[*load.Operation]string) string {
+	if r := refs[op]; r != "" {
+		return r
+	}
+	return op.Method + " " + op.Path
 }
 
 // operationRefs gives each operation the reference a draft can use for
@@ -117,6 +132,11 @@ func operationRefs(ops []*load.Operation) map[*load.Operation]string {
 // which tools do not generate. A broken tool is set aside and the rest
 // rebuilt, so one bad operation never costs the whole draft.
 func (d *draft) buildCandidates() {
+	for _, o := range d.ops {
+		if roleOf(o) == reader {
+			_, o.paged = d.listPaging(&candidate{ops: []*opInfo{o}})
+		}
+	}
 	d.clusters = groupOperations(d.ops)
 	scoreMentions(d.clusters, d.ops)
 	d.cands = nameCandidates(d.clusters, d.server.maxToolName())
@@ -190,14 +210,23 @@ const maxShare = 4
 
 // choose enables candidates in rank order while the draft stays within
 // the tool and tools/list budgets: the most central resources first, each
-// one's read tool before its write tools.
+// one's read tool before its write tools, stopping at the first that does
+// not fit (a tool too large for any draft, past maxShare, is passed over).
 func (d *draft) choose(reserveBytes int) {
 	ranked := d.ranked()
 	maxBytes := d.opts.MaxListTokens*4 - reserveBytes
 	total, count := 0, 0
+	full := false
 	for _, c := range ranked {
 		c.active = false
-		if c.tool == nil || count >= d.opts.MaxTools || total+c.bytes > maxBytes || c.bytes > maxBytes/maxShare {
+		if c.tool == nil || c.bytes > maxBytes/maxShare {
+			continue
+		}
+		if full || count >= d.opts.MaxTools || total+c.bytes > maxBytes {
+			// Once a more central tool no longer fits, no less central
+			// one takes its place: a payments draft must not enable
+			// donations while leaving refunds commented out.
+			full = true
 			continue
 		}
 		c.active = true
@@ -247,7 +276,8 @@ func (d *draft) ranked() []*candidate {
 	return out
 }
 
-// skippedNote says which operations the draft leaves out and why.
+// skippedNote says which operations get no tool of their own and why,
+// and whether the server still serves them.
 func (d *draft) skippedNote() []string {
 	reasons := make([]string, 0, len(d.skipped))
 	for r := range d.skipped {
@@ -256,7 +286,10 @@ func (d *draft) skippedNote() []string {
 	sort.Strings(reasons)
 	var out []string
 	for _, r := range reasons {
-		out = append(out, fmt.Sprintf("%d operation(s) left out: %s", d.skipped[r], r))
+		out = append(out, fmt.Sprintf("%d operation(s) without a tool of their own: %s", d.skipped[r], r))
+	}
+	if n := len(d.deprecated); n > 0 {
+		out = append(out, fmt.Sprintf("%d deprecated operation(s) left out of the server, tools and discovery alike (select.exclude)", n))
 	}
 	return out
 }

@@ -96,6 +96,10 @@ func pathShape(method, path string) shape {
 	i := lastLiteral(segs, len(segs)-1)
 	if i < 0 {
 		sh.noun = "root"
+		if len(segs) > 0 && !strings.HasPrefix(segs[len(segs)-1].text, "{") {
+			// /me, /self: the caller's own record.
+			sh.noun = "current_user"
+		}
 		return sh
 	}
 	last := segs[i].text
@@ -214,6 +218,9 @@ func markCollections(ops []*opInfo) {
 // a tool of its own: reads with an action other than a lookup (login,
 // export) are a task of their own, not a way to find the resource.
 func roleOf(o *opInfo) role {
+	if isQuery(o) {
+		return reader
+	}
 	if !isRead(o.op.Method) {
 		return writer
 	}
@@ -232,10 +239,14 @@ func isRead(method string) bool {
 func splitCluster(cl *cluster) {
 	var reads, writes []*opInfo
 	for _, o := range cl.ops {
-		switch roleOf(o) {
-		case reader:
+		switch r := roleOf(o); {
+		case r == reader && o.paged && len(cl.ops) > 1:
+			// A paged list is a tool of its own: action tools have no
+			// per-action paging.
+			cl.cands = append(cl.cands, &candidate{cluster: cl, role: reader, ops: []*opInfo{o}})
+		case r == reader:
 			reads = append(reads, o)
-		case writer:
+		case r == writer:
 			writes = append(writes, o)
 		default:
 			cl.cands = append(cl.cands, &candidate{cluster: cl, role: single, ops: []*opInfo{o}})
@@ -268,6 +279,12 @@ func scoreMentions(clusters []*cluster, ops []*opInfo) {
 			}
 		}
 	}
+	for _, o := range ops {
+		// /payments/{id}/captures takes a payment: a mention of it.
+		for _, n := range ancestorNouns(o.op.Path) {
+			count[n]++
+		}
+	}
 	home := map[string]*cluster{}
 	for _, cl := range clusters {
 		if h := home[cl.noun]; h == nil || len(cl.ops) > len(h.ops) {
@@ -277,6 +294,20 @@ func scoreMentions(clusters []*cluster, ops []*opInfo) {
 	for noun, cl := range home {
 		cl.mentions = count[noun]
 	}
+}
+
+// ancestorNouns are the resources a path nests under: each literal
+// segment followed by a parameter before the last segment
+// (/payments/{id}/refunds → payment).
+func ancestorNouns(path string) []string {
+	segs := pathSegments(path)
+	var out []string
+	for i := 0; i+2 < len(segs); i++ {
+		if !segs[i].param && segs[i+1].param {
+			out = append(out, runtime.Singular(mapping.SnakeCase(segs[i].text)))
+		}
+	}
+	return out
 }
 
 var keySuffixRE = regexp.MustCompile(`_(id|ids|uuid|uuids|key|sid|name)$`)

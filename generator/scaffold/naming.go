@@ -19,7 +19,11 @@ func nameCandidates(clusters []*cluster, maxLen int) []*candidate {
 	for _, cl := range clusters {
 		splitCluster(cl)
 		for _, c := range cl.cands {
-			c.name = toolName(c, cl.noun)
+			noun := cl.noun
+			if noun == "root" {
+				noun = rootNoun(c.ops[0])
+			}
+			c.name = toolName(c, noun)
 			if wanted[c.name] == nil {
 				wanted[c.name] = map[*cluster]bool{}
 			}
@@ -41,6 +45,11 @@ func nameCandidates(clusters []*cluster, maxLen int) []*candidate {
 // get_order for reads, manage_pets for several writes, the action for
 // one operation (create_order, capture_charge, login_user).
 func toolName(c *candidate, noun string) string {
+	if len(c.ops) == 1 && c.ops[0].shape.action == "" && !isQuery(c.ops[0]) {
+		if name := idName(c.ops[0]); name != "" {
+			return name
+		}
+	}
 	if len(c.ops) == 1 && (c.role != reader || c.ops[0].shape.action != "") {
 		return oneOpName(c.ops[0], noun)
 	}
@@ -81,6 +90,66 @@ func oneOpName(o *opInfo, noun string) string {
 		return join(verb, noun)
 	}
 }
+
+// fillerWords say nothing in a tool name made from an operationId:
+// "start-a-users-playback" is start_playback.
+var fillerWords = wordSet([]string{"a", "an", "the", "user", "users", "s", "my", "current", "currently", "me", "for", "of", "and"})
+
+// idName names a tool of one operation after its operationId when that
+// starts with a task verb the path does not show ("start-a-users-playback"
+// on PUT /me/player/play is start_playback, not replace_play), its filler
+// words dropped; "" when the operationId starts with a generic verb or
+// none.
+func idName(o *opInfo) string {
+	v := idVerb(o)
+	if v == "" {
+		return ""
+	}
+	var out []string
+	for _, w := range strings.Split(mapping.SnakeCase(o.op.ID), "_") {
+		if w != "" && !fillerWords[w] {
+			out = append(out, w)
+		}
+	}
+	switch {
+	case len(out) >= 2:
+	case runtime.Singular(o.shape.noun) == runtime.Singular(v):
+		out = append(out, "items") // "search" on /search looks everything up
+	default:
+		out = append(out, o.shape.noun)
+	}
+	return clipName(join(out...), 40)
+}
+
+// isQuery reports an operation that only reads although its method is
+// POST: a search or query whose operationId or last path segment says so
+// (POST /payments/search, queryOrders), the request body carrying the
+// criteria.
+func isQuery(o *opInfo) bool {
+	if o.op.Method != "POST" && o.op.Method != "QUERY" {
+		return false
+	}
+	if o.op.Method == "QUERY" {
+		return true
+	}
+	if w, _, _ := strings.Cut(mapping.SnakeCase(o.op.ID), "_"); lint.IsLookupVerb(w) {
+		return true
+	}
+	if w, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(o.op.Summary)), " "); summaryLookups[w] {
+		return true // "Get a list of available payment methods"
+	}
+	segs := pathSegments(o.op.Path)
+	if i := lastLiteral(segs, len(segs)-1); i >= 0 && i == len(segs)-1 {
+		return queryWords[strings.ToLower(segs[i].text)]
+	}
+	return false
+}
+
+// summaryLookups start the summary of a POST that only reads.
+var summaryLookups = wordSet([]string{"get", "list", "search", "find", "query", "lookup", "retrieve", "fetch", "show"})
+
+// queryWords are last path segments of a POST that looks things up.
+var queryWords = wordSet([]string{"search", "query", "lookup", "find", "filter"})
 
 // anyCollection reports whether any operation reads a collection or
 // looks resources up another way (findByStatus).
@@ -125,11 +194,38 @@ func methodVerb(method string, item bool) string {
 // want: the tag alone when it already names the resource ("Droplet
 // Actions" for actions), else tag and resource.
 func tagNoun(cl *cluster) string {
-	t := mapping.SnakeCase(cl.tag)
+	t := withoutVersions(mapping.SnakeCase(cl.tag))
 	if strings.Contains(t, cl.noun) {
 		return runtime.Singular(t)
 	}
 	return join(t, cl.noun)
+}
+
+// withoutVersions drops the version words of a snake name
+// ("admissionregistration_v1" is admissionregistration).
+func withoutVersions(name string) string {
+	var out []string
+	for _, w := range strings.Split(name, "_") {
+		if !versionRE.MatchString(w) {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, "_")
+}
+
+// rootNoun names the resource of a path with no literal segment
+// (/api/v1/, a group's discovery document) from its operationId, the
+// verb and versions dropped (getCoreV1APIResources: core_api_resources);
+// "api" when that leaves nothing.
+func rootNoun(o *opInfo) string {
+	words := strings.Split(withoutVersions(mapping.SnakeCase(o.op.ID)), "_")
+	if len(words) > 0 && lint.IsVerb(words[0]) {
+		words = words[1:]
+	}
+	if n := clipName(join(words...), 30); n != "" {
+		return n
+	}
+	return "api"
 }
 
 // uniqueNames shortens names to maxLen and numbers the ones that are

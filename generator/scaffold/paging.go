@@ -94,6 +94,41 @@ func (d *draft) listPaging(c *candidate) (listDraft, bool) {
 	return ld, true
 }
 
+// cursorPaging finds a one-operation list paged by cursor: the query
+// input that takes the cursor and the response field that gives the next
+// one (cursor/next, page_token/next_page_token). The override format
+// pages by offset or page number only, so the draft says in a comment how
+// the model reaches the next page instead of drafting a paging that
+// would misreport the list.
+func (d *draft) cursorPaging(c *candidate) (input, next string, ok bool) {
+	if len(c.ops) != 1 || c.ops[0].def == nil || c.ops[0].def.Op == nil || !isRead(c.ops[0].op.Method) {
+		return "", "", false
+	}
+	o := c.ops[0]
+	for _, p := range o.op.Parameters {
+		if name := strings.ToLower(p.Name); p.In == "query" && cursorName(name) && !strings.Contains(name, "before") {
+			input = argOf(o, p.Name)
+			break
+		}
+	}
+	if input == "" {
+		return "", "", false
+	}
+	for _, r := range o.op.Responses {
+		if !strings.HasPrefix(r.Status, "2") {
+			continue
+		}
+		for _, name := range d.doc.PropertyNames(r.Schema) {
+			switch strings.ToLower(mapping.SnakeCase(name)) {
+			case "next", "next_cursor", "cursor", "next_page_token", "next_token", "next_page", "next_marker", "continue":
+				return input, name, true
+			}
+		}
+		return "", "", false
+	}
+	return "", "", false
+}
+
 // cursorName reports a query parameter that pages by cursor or token.
 func cursorName(name string) bool {
 	switch name {
@@ -129,20 +164,52 @@ func (d *draft) listPath(op *load.Operation) (string, bool) {
 			return "", false
 		}
 		if s.Type == "array" {
-			return "", true
+			return "", d.isRecordList(s)
 		}
 		var arrays []string
-		for _, name := range s.PropertyOrder {
-			if p := d.doc.Resolve(s.Properties[name]); p != nil && p.Type == "array" {
+		for _, name := range d.doc.PropertyNames(s) {
+			if p := d.doc.Resolve(d.doc.Property(s, name)); p != nil && p.Type == "array" {
 				arrays = append(arrays, name)
 			}
 		}
 		if len(arrays) == 1 && isPathWord(arrays[0]) && listKey(arrays[0], op.Path) {
-			return arrays[0], true
+			return arrays[0], d.isRecordList(d.doc.Resolve(d.doc.Property(s, arrays[0])))
 		}
 		return "", false
 	}
 	return "", false
+}
+
+// isRecordList reports an array of records (objects): a list a user
+// pages through. An array of booleans or numbers answers item by item
+// for the ids given (GET /me/tracks/contains?ids=a,b is [true, false]),
+// and a page of it would mean nothing.
+func (d *draft) isRecordList(arr *load.Schema) bool {
+	if arr == nil || arr.Items == nil {
+		return false
+	}
+	it := d.doc.Resolve(arr.Items)
+	return it != nil && (it.Type == "object" || len(d.doc.PropertyNames(it)) > 0)
+}
+
+// totalPath is the property beside the list that counts the whole list
+// (limit/offset/total paging), "" when there is none.
+func (d *draft) totalPath(op *load.Operation, list string) string {
+	if list == "" {
+		return ""
+	}
+	for _, r := range op.Responses {
+		if !strings.HasPrefix(r.Status, "2") {
+			continue
+		}
+		for _, name := range []string{"total", "total_count", "totalCount", "count", "total_results", "totalResults"} {
+			if p := d.doc.Resolve(d.doc.Property(r.Schema, name)); p != nil && p.Type == "integer" {
+				return name
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 // listKey reports a property name that says it holds the response's

@@ -76,6 +76,14 @@ func (d *draft) renderSpans() ([]byte, map[*candidate][2]int) {
 		l.add("  # Operations no tool below uses are left out of the server.")
 		l.add("  unused: drop")
 	}
+	if len(d.deprecated) > 0 {
+		l.add("  # Deprecated operations: no tool and no discovery serves them; delete a line")
+		l.add("  # to serve one again.")
+		l.add("  exclude:")
+		for _, ref := range d.deprecated {
+			l.add("    - operation: %s", quote(ref))
+		}
+	}
 	l.add("tools:")
 	spans := map[*candidate][2]int{}
 	var last *cluster
@@ -141,6 +149,15 @@ func (d *draft) tool(l *lines, c *candidate) {
 	}
 	l.add("    # TODO: say when not to use it (name the other tool) and what it does not return.")
 	l.add("    description: %s", quote(d.description(c)))
+	switch {
+	case readsByPost(c):
+		// The method says write; the operation only looks things up.
+		l.add("    annotations: {read_only: true}")
+	case writesByGet(c):
+		// The method says read; the operation's name says it writes
+		// (Slack's GET /views.update).
+		l.add("    annotations: {read_only: false}")
+	}
 	if len(c.ops) == 1 {
 		l.add("    operation: %s", quote(c.ops[0].ref))
 		if destructiveByName(c) {
@@ -191,10 +208,18 @@ func (d *draft) inputAndOutput(l *lines, c *candidate) {
 			l.add("%s", in)
 		}
 	}
+	if in, next, ok := d.cursorPaging(c); ok && !paged {
+		l.add("    # Paged by the upstream's cursor: the result's %s, passed back as %s, gives the next page.", next, in)
+		l.add("    # TODO: say so in the description of %s.", in)
+	}
 	if paged {
 		l.add("    output:")
 		l.add("      # Pages of %d items with totalCount, hasMore and nextPage, as long lists should be.", draftPageSize)
-		l.add("      list: {path: %s, limit: %d, page_input: %s, page_kind: %s}", quote(list.path), draftPageSize, quote(list.pageInput), list.pageKind)
+		total := ""
+		if t := d.totalPath(c.ops[0].op, list.path); t != "" && !list.newInput {
+			total = ", total: " + quote(t)
+		}
+		l.add("      list: {path: %s, limit: %d, page_input: %s, page_kind: %s%s}", quote(list.path), draftPageSize, quote(list.pageInput), list.pageKind, total)
 	}
 }
 
@@ -237,6 +262,33 @@ func (d *draft) rest(l *lines) {
 func destructiveByName(c *candidate) bool {
 	m := c.ops[0].op.Method
 	return m != "DELETE" && m != "PUT" && lint.IsDestructiveVerb(firstWord(c.name))
+}
+
+// readsByPost reports a read tool with an operation whose method is
+// not a read (a POST search).
+func readsByPost(c *candidate) bool {
+	if c.role != reader {
+		return false
+	}
+	for _, o := range c.ops {
+		if !isRead(o.op.Method) {
+			return true
+		}
+	}
+	return false
+}
+
+// writesByGet reports a one-operation tool of a read method whose name
+// starts with a verb that changes things.
+func writesByGet(c *candidate) bool {
+	if len(c.ops) != 1 || !isRead(c.ops[0].op.Method) {
+		return false
+	}
+	switch firstWord(c.name) {
+	case "create", "update", "replace", "delete", "set", "add", "remove", "manage":
+		return true
+	}
+	return false
 }
 
 func opRefs(ops []*opInfo) string {

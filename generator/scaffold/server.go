@@ -20,24 +20,45 @@ type serverNames struct {
 var genericWords = wordSet(strings.Fields(`a an and api apis documentation docs for http https of openapi platform
 reference rest restful server servers service services spec specification swagger the web`))
 
+// connectorWords end the name part of a title: what follows says where
+// the document comes from or what it covers ("Spotify Web API with fixes
+// and improvements from sonallux" names Spotify, not "spotify-with").
+var connectorWords = wordSet(strings.Fields(`with from by including featuring using via and or for of on to in at as
+fixes improvements edition version beta alpha`))
+
+// titleEnds are the separators after which a title stops naming the
+// service: "Petstore - OpenAPI 3.0", "Payments (v68)", "Acme: Orders".
+var titleEnds = []string{" - ", " – ", " — ", "(", "[", ":", "|", ",", ";"}
+
 // namesFor derives the server name and tool prefix from the spec title:
-// its first two words that name the service ("Swagger Petstore - OpenAPI
-// 3.0" → petstore, "Redocly Museum API" → redocly-museum), "api" when no
-// word is left.
+// the first words (three at most) that name the service, before any separator or
+// connector ("Swagger Petstore - OpenAPI 3.0" → petstore, "Redocly Museum
+// API" → redocly-museum, "Spotify Web API with fixes" → spotify), "api"
+// when no word is left.
 func namesFor(title string) serverNames {
+	head := title
+	for _, sep := range titleEnds {
+		if i := strings.Index(head, sep); i > 0 && strings.TrimSpace(head[:i]) != "" {
+			head = head[:i]
+		}
+	}
 	var words []string
-	for _, f := range strings.FieldsFunc(title, notASCIIAlnum) {
+	for _, f := range strings.FieldsFunc(head, notASCIIAlnum) {
 		w := strings.ToLower(f)
-		if genericWords[w] || versionRE.MatchString(w) || isDigits(w) {
+		if connectorWords[w] && len(words) > 0 {
+			break
+		}
+		if genericWords[w] || connectorWords[w] || versionRE.MatchString(w) || isDigits(w) {
 			continue
 		}
 		words = append(words, w)
-		if len(words) == 2 {
+		if len(words) == 3 {
 			break
 		}
 	}
-	if len(words) == 2 && len(words[0])+len(words[1])+1 > maxPrefix {
-		words = words[:1]
+	// Up to three words, as many as fit ("tic-tac-toe", not "tic-tac").
+	for len(words) > 1 && len(strings.Join(words, "-")) > maxPrefix {
+		words = words[:len(words)-1]
 	}
 	if len(words) == 0 {
 		words = []string{"api"}

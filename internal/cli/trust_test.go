@@ -158,7 +158,7 @@ tools:
 	}
 	for _, want := range []string{
 		ov + ":4:5: items: warning: the name does not start with a verb",
-		ov + ":7:7: items.price: warning: the description gives neither a format nor an example value",
+		ov + ":7:7: items.price: warning: the description of input \"price\" gives neither a format nor an example value",
 		spec(t, "features") + ":55:5: delete_item: ",
 		spec(t, "features") + ":30:11: get_item.session: ",
 	} {
