@@ -21,6 +21,9 @@ if [ -n "$unformatted" ]; then
   echo "gofmt needed:"; echo "$unformatted"; exit 1
 fi
 
+echo "== the spec corpus against scripts/corpus.sha256"
+scripts/fetch-corpus.sh --verify "${OA2MCP_CORPUS:-../shared/corpus}"
+
 echo "== go vet"
 go vet -tags e2e "${PKGS[@]}"
 
