@@ -92,12 +92,13 @@ func fastPathEnv(spec *ServerDef) string { return envPrefix(spec) + "_FAST_PATH"
 // may not expect.
 func (s *Server) gateFastPath(opts *Options) error {
 	info, _ := debug.ReadBuildInfo()
-	why, err := fastPathOffReason(opts.NoFastPath, fastPathEnv(s.spec), opts.Getenv(fastPathEnv(s.spec)), linkedSDKVersion(info))
+	env := opts.Getenv(fastPathEnv(s.spec))
+	why, err := fastPathOffReason(opts.NoFastPath, fastPathEnv(s.spec), env, linkedSDKVersion(info))
 	if err != nil {
 		return err
 	}
 	s.fastPathOff = why != ""
-	if why != "" && !opts.NoFastPath && fastPathCompiled && opts.Getenv(fastPathEnv(s.spec)) == "" {
+	if why != "" && !opts.NoFastPath && fastPathCompiled && !strings.EqualFold(env, "off") {
 		// the go-sdk version: what an upgrade of go-sdk alone changed
 		s.logger.Info("tool calls go through go-sdk, without the fast path", "reason", why)
 	}
