@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"sort"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,7 +22,8 @@ import (
 // every other request goes to the SDK unchanged.
 //
 // The first POST of each shape goes to the SDK, and its answer teaches
-// the fast path. A shape is everything the SDK's handling of a tools/call
+// the fast path. A shape (shapeCache, which keeps a keyed digest of it,
+// never the headers) is everything the SDK's handling of a tools/call
 // depends on besides the id and the arguments: the request line, Host,
 // every header but a few that vary per call and that the SDK does not
 // read (Content-Length, trace context, X-Request-Id), the TLS state and
@@ -40,17 +39,15 @@ import (
 // TestHTTPFastPathMatchesSDK sends one script through both paths and
 // compares status, headers and bodies.
 
-// httpFastMaxShapes bounds the learned shapes (one per client header
-// set, tool and protocol version; Authorization makes one per token).
-const httpFastMaxShapes = 1024
-
 // httpFast serves qualifying POSTs of a Streamable HTTP handler.
 type httpFast struct {
-	s    *Server
-	next http.Handler // the SDK's handler, request context carried
+	s      *Server
+	next   http.Handler // the SDK's handler, request context carried
+	shapes *shapeCache
+}
 
-	mu     sync.Mutex
-	shapes map[string]*httpShape
+func newHTTPFast(s *Server, next http.Handler) *httpFast {
+	return &httpFast{s: s, next: next, shapes: newShapeCache(httpFastMaxBytes)}
 }
 
 // httpShape is how the SDK answered a tools/call of one shape.
@@ -87,10 +84,8 @@ func (h *httpFast) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.next.ServeHTTP(w, r)
 		return
 	}
-	key := shapeKey(r, c)
-	h.mu.Lock()
-	shape := h.shapes[key]
-	h.mu.Unlock()
+	key := h.shapes.digest(r, c)
+	shape := h.shapes.get(key)
 	if shape == nil {
 		rec := &recorder{ResponseWriter: w}
 		h.next.ServeHTTP(rec, r)
@@ -127,7 +122,7 @@ func (h *httpFast) serve(w http.ResponseWriter, r *http.Request, bt *boundTool, 
 
 // learn records the shape of an SDK answer that was one JSON-RPC result
 // for c's id, with status 200.
-func (h *httpFast) learn(key string, c *fastCall, rec *recorder) {
+func (h *httpFast) learn(key shapeDigest, c *fastCall, rec *recorder) {
 	if rec.status != http.StatusOK || rec.overflow {
 		return
 	}
@@ -170,39 +165,7 @@ func (h *httpFast) learn(key string, c *fastCall, rec *recorder) {
 			return true
 		})
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.shapes == nil {
-		h.shapes = map[string]*httpShape{}
-	}
-	if len(h.shapes) < httpFastMaxShapes {
-		h.shapes[key] = shape
-	}
-}
-
-// shapeKey is the shape of a tools/call POST (see the top of this file).
-func shapeKey(r *http.Request, c *fastCall) string {
-	var b strings.Builder
-	for _, s := range []string{r.Method, r.URL.RequestURI(), r.Proto, r.Host, localAddr(r), tlsState(r), c.name, c.metaKey} {
-		b.WriteString(s)
-		b.WriteByte(0)
-	}
-	names := make([]string, 0, len(r.Header))
-	for k := range r.Header {
-		if !httpSkippedHeaders[k] {
-			names = append(names, k)
-		}
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		b.WriteString(k)
-		for _, v := range r.Header[k] {
-			b.WriteByte(1)
-			b.WriteString(v)
-		}
-		b.WriteByte(0)
-	}
-	return b.String()
+	h.shapes.put(key, shape)
 }
 
 func localAddr(r *http.Request) string {

@@ -10,13 +10,15 @@ import (
 	"strings"
 	"testing"
 	"text/tabwriter"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/testenv"
 )
 
 // The official JSON Schema Test Suite (draft 2020-12) proves the validator.
-// The suite is read in place from ../shared/jsonschema-suite next to the
-// repository root (the folder holding go.work), or from
-// $OA2MCP_JSONSCHEMA_SUITE; it is never copied into the repository, and a
-// missing suite fails the test.
+// The suite is read in place from the folder testenv.JSONSchemaSuiteDir
+// finds ($OA2MCP_JSONSCHEMA_SUITE, else ../shared/jsonschema-suite beside
+// the repository); it is never copied into the repository, and a missing
+// suite fails the test.
 //
 // Each group's schema is compiled with CompileSchema. A schema refused
 // with *UnsupportedError is "rejected": the honest answer for a keyword
@@ -88,7 +90,7 @@ type fileResult struct {
 }
 
 func TestJSONSchemaSuite(t *testing.T) {
-	dir := filepath.Join(suiteDir(t), "tests", "draft2020-12")
+	dir := filepath.Join(testenv.JSONSchemaSuiteDir(t), "tests", "draft2020-12")
 	var files []string
 	for _, pat := range []string{"*.json", "optional/*.json", "optional/format/*.json"} {
 		m, _ := filepath.Glob(filepath.Join(dir, pat))
@@ -105,15 +107,6 @@ func TestJSONSchemaSuite(t *testing.T) {
 	}
 	t.Log("\n" + suiteTable(results))
 	checkAcceptance(t, results)
-}
-
-// suiteDir finds the suite: $OA2MCP_JSONSCHEMA_SUITE, else
-// ../shared/jsonschema-suite beside the folder holding go.work.
-func suiteDir(t *testing.T) string {
-	if d := os.Getenv("OA2MCP_JSONSCHEMA_SUITE"); d != "" {
-		return d
-	}
-	return filepath.Join(repoRoot(t), "..", "shared", "jsonschema-suite")
 }
 
 // repoRoot is the nearest folder upwards holding go.work.

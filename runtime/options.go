@@ -67,6 +67,13 @@ type Options struct {
 	// it, such tools refuse unauthenticated HTTP calls. (stdio serves one
 	// local user and is not affected.)
 	InsecureNoAuth bool
+	// NoFastPath sends every tool call through go-sdk's own decoding
+	// and encoding instead of the fast paths that answer the calls whose
+	// outcome is known to be the SDK's, byte for byte, at about a third
+	// of the CPU (docs/benchmarks.md). $PREFIX_FAST_PATH=off and the build
+	// tag oa2mcp_nofastpath do the same; the fast paths also stay off
+	// when the linked go-sdk is not a version they were tested against.
+	NoFastPath bool
 	// StateKey signs requestState values (at least 32 characters);
 	// default $PREFIX_STATE_KEY, else a random key per process.
 	StateKey string

@@ -74,8 +74,8 @@ type Server struct {
 	// exposed: MCPServer was called, so SDK middleware may exist that
 	// the stdio fast path would skip; it stays off.
 	exposed atomic.Bool
-	// fastPathOff turns the stdio fast path off (tests compare both);
-	// fastCalls counts the calls it served.
+	// fastPathOff turns the fast paths off (gateFastPath; tests compare
+	// both); fastCalls counts the calls they served.
 	fastPathOff bool
 	fastCalls   atomic.Int64
 }
@@ -135,6 +135,9 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 		now:       opts.Now,
 	}
 	if err := s.initAccess(spec, &opts); err != nil {
+		return nil, err
+	}
+	if err := s.gateFastPath(&opts); err != nil {
 		return nil, err
 	}
 	s.maxRequest = int64(orDefault(spec.MaxRequestBytes, defaultMaxRequestBytes))
@@ -346,9 +349,9 @@ func (s *Server) HTTPHandler() http.Handler {
 		})
 		// Tool calls the SDK is known to accept take a fast path
 		// (fasthttp.go).
-		s.httpHandler = &httpFast{s: s, next: carried}
-		if s.fastPathOff {
-			s.httpHandler = carried
+		s.httpHandler = carried
+		if s.fastPathOn() {
+			s.httpHandler = newHTTPFast(s, carried)
 		}
 		if s.auth != nil {
 			s.httpHandler = s.auth.requireAuth(s.httpHandler)
@@ -382,9 +385,10 @@ func (s *Server) ServeIO(ctx context.Context, stdin io.Reader, stdout io.Writer)
 	fctx, stopFast := context.WithCancel(ctx)
 	defer stopFast()
 	// Responses finishing together leave in one write (groupWriter).
-	fp := newFastPath(fctx, s, newGroupWriter(stdout))
+	var fp *fastPath
 	in, out := stdin, stdout
-	if !s.fastPathOff {
+	if s.fastPathOn() {
+		fp = newFastPath(fctx, s, newGroupWriter(stdout))
 		in, out = &fastReader{f: fp, br: bufio.NewReaderSize(stdin, fastMaxLine)}, fastWriter{fp}
 	}
 	t := &mcp.IOTransport{Reader: &drainingReader{r: in, s: s, limit: s.timeout + time.Second}, Writer: nopWriteCloser{out}}
@@ -392,7 +396,9 @@ func (s *Server) ServeIO(ctx context.Context, stdin io.Reader, stdout io.Writer)
 	if err != nil {
 		return err
 	}
-	fp.ss.Store(ss)
+	if fp != nil {
+		fp.ss.Store(ss)
+	}
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
 	select {

@@ -21,6 +21,9 @@ if [ -n "$unformatted" ]; then
   echo "gofmt needed:"; echo "$unformatted"; exit 1
 fi
 
+echo "== the spec corpus against scripts/corpus.sha256"
+scripts/fetch-corpus.sh --verify "${OA2MCP_CORPUS:-../shared/corpus}"
+
 echo "== go vet"
 go vet -tags e2e "${PKGS[@]}"
 
@@ -30,6 +33,9 @@ go run ./cmd/oa2mcp generate -c examples/aftersales/oa2mcp.yaml --check
 
 echo "== go test"
 go test -count=1 -tags e2e -timeout 60m "${PKGS[@]}"
+
+echo "== go test of the runtime and the examples with the fast path compiled out"
+go test -count=1 -tags oa2mcp_nofastpath -timeout 20m ./runtime/... ./examples/...
 
 echo "== generated call tests of the golden cases (testdata is not part of ./...)"
 go test -count=1 -timeout 10m ./testdata/*/want/

@@ -228,7 +228,11 @@ var toolAftersalesCloseReturnBasket = &runtime.Tool{
 
 // toolAftersalesCreateTicket is the aftersales_create_ticket tool.
 //
-// Task tool from the override file; calls POST, POST, POST operations.
+// Task tool from the override file; it calls:
+//
+//   - POST /tickets/validate (operationId validateTicket)
+//   - POST /risk/check (operationId riskCheck)
+//   - POST /tickets (operationId createTicket)
 var toolAftersalesCreateTicket = &runtime.Tool{
 	Name:        "aftersales_create_ticket",
 	Title:       "Open a return or repair ticket",
@@ -536,7 +540,10 @@ var toolAftersalesCreateTicket = &runtime.Tool{
 
 // toolAftersalesEstimateRefund is the aftersales_estimate_refund tool.
 //
-// Task tool from the override file; calls POST, GET operations.
+// Task tool from the override file; it calls:
+//
+//   - POST /refunds/estimate (operationId estimateRefund)
+//   - GET /orders/{orderId} (operationId getOrder)
 var toolAftersalesEstimateRefund = &runtime.Tool{
 	Name:        "aftersales_estimate_refund",
 	Title:       "Estimate a refund",
@@ -959,7 +966,10 @@ var toolAftersalesListTickets = &runtime.Tool{
 
 // toolAftersalesQueryTicket is the aftersales_query_ticket tool.
 //
-// Task tool from the override file; calls GET, GET operations.
+// Task tool from the override file; it calls:
+//
+//   - GET /tickets/{ticketId} (operationId getTicket)
+//   - GET /tickets/{ticketId}/progress (operationId getTicketProgress)
 var toolAftersalesQueryTicket = &runtime.Tool{
 	Name:        "aftersales_query_ticket",
 	Title:       "Where does my return or repair stand?",

@@ -31,7 +31,10 @@ var toolPetstoreCountStock = &runtime.Tool{
 
 // toolPetstoreFindPets is the petstore_find_pets tool.
 //
-// Task tool from the override file; calls GET, GET operations.
+// Task tool from the override file; it calls:
+//
+//   - GET /pet/findByStatus (operationId findPetsByStatus)
+//   - GET /pet/findByTags (operationId findPetsByTags)
 var toolPetstoreFindPets = &runtime.Tool{
 	Name:        "petstore_find_pets",
 	Title:       "Find pets",
@@ -152,7 +155,10 @@ var toolPetstoreFindPets = &runtime.Tool{
 
 // toolPetstoreGetPet is the petstore_get_pet tool.
 //
-// Task tool from the override file; calls GET, GET operations.
+// Task tool from the override file; it calls:
+//
+//   - GET /pet/{petId} (operationId getPetById)
+//   - GET /store/inventory (operationId getInventory)
 var toolPetstoreGetPet = &runtime.Tool{
 	Name:        "petstore_get_pet",
 	Title:       "Pet details with shop stock",
@@ -318,7 +324,11 @@ var toolPetstoreGetPet = &runtime.Tool{
 
 // toolPetstoreManageOrder is the petstore_manage_order tool.
 //
-// Task tool from the override file; calls DELETE, GET, POST operations.
+// Task tool from the override file; it calls:
+//
+//   - DELETE /store/order/{orderId} (operationId deleteOrder)
+//   - GET /store/order/{orderId} (operationId getOrderById)
+//   - POST /store/order (operationId placeOrder)
 var toolPetstoreManageOrder = &runtime.Tool{
 	Name:        "petstore_manage_order",
 	Title:       "Place, look up or cancel an order",
@@ -477,7 +487,13 @@ var toolPetstoreManageOrder = &runtime.Tool{
 
 // toolPetstoreManagePet is the petstore_manage_pet tool.
 //
-// Task tool from the override file; calls POST, DELETE, PUT, POST, POST operations.
+// Task tool from the override file; it calls:
+//
+//   - POST /pet (operationId addPet)
+//   - DELETE /pet/{petId} (operationId deletePet)
+//   - PUT /pet (operationId updatePet)
+//   - POST /pet/{petId} (operationId updatePetWithForm)
+//   - POST /pet/{petId}/uploadImage (operationId uploadFile)
 var toolPetstoreManagePet = &runtime.Tool{
 	Name:        "petstore_manage_pet",
 	Title:       "Add, change or remove a pet",
@@ -768,7 +784,10 @@ var toolPetstoreManagePet = &runtime.Tool{
 
 // toolPetstoreManageSession is the petstore_manage_session tool.
 //
-// Task tool from the override file; calls GET, GET operations.
+// Task tool from the override file; it calls:
+//
+//   - GET /user/login (operationId loginUser)
+//   - GET /user/logout (operationId logoutUser)
 var toolPetstoreManageSession = &runtime.Tool{
 	Name:        "petstore_manage_session",
 	Title:       "Log in or out",
@@ -840,7 +859,13 @@ var toolPetstoreManageSession = &runtime.Tool{
 
 // toolPetstoreManageUser is the petstore_manage_user tool.
 //
-// Task tool from the override file; calls POST, POST, DELETE, GET, PUT operations.
+// Task tool from the override file; it calls:
+//
+//   - POST /user (operationId createUser)
+//   - POST /user/createWithList (operationId createUsersWithListInput)
+//   - DELETE /user/{username} (operationId deleteUser)
+//   - GET /user/{username} (operationId getUserByName)
+//   - PUT /user/{username} (operationId updateUser)
 var toolPetstoreManageUser = &runtime.Tool{
 	Name:        "petstore_manage_user",
 	Title:       "Manage customer accounts",

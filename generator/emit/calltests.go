@@ -95,7 +95,8 @@ func callCasesVar(i int) string {
 	return fmt.Sprintf("oa2mcpCallCases%d", i+1)
 }
 
-// addCallCases declares chunk i's cases, one row each.
+// addCallCases declares chunk i's cases, one field a line: rows of
+// thousands of characters were hard to review and to diff.
 func addCallCases(f *jen.File, chunk []oa2mcptest.Case, i int) error {
 	rows := make([]jen.Code, 0, len(chunk))
 	for _, c := range chunk {
@@ -103,9 +104,9 @@ func addCallCases(f *jen.File, chunk []oa2mcptest.Case, i int) error {
 		if err != nil {
 			return fmt.Errorf("call case %s %s: %w", c.Tool, c.Name, err)
 		}
-		rows = append(rows, jen.Custom(inline, fields...))
+		rows = append(rows, jen.Custom(multi, fields...))
 	}
-	f.Commentf("%s are the generated call cases, tool by tool.", callCasesVar(i))
+	f.Commentf("%s are the generated call cases, tool by tool, one field a line.", callCasesVar(i))
 	f.Var().Id(callCasesVar(i)).Op("=").Index().Qual(oa2mcptestPath, "Case").Custom(multi, rows...)
 	return nil
 }

@@ -2,15 +2,12 @@ package load
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
-)
 
-// corpusDir is the shared corpus of real-world specs; the test fails
-// rather than skips when it is missing, so a broken checkout is noticed.
-const corpusDir = "../../../shared/corpus"
+	"github.com/oa2mcp/oa2mcp/internal/testenv"
+)
 
 var corpusEntries = []struct {
 	file string
@@ -39,15 +36,8 @@ var corpusEntries = []struct {
 	{"digitalocean-3.0/DigitalOcean-public.v2.yaml", 659},
 }
 
-func requireCorpus(t testing.TB) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(corpusDir, "README.md")); err != nil {
-		t.Fatalf("corpus missing at %s: %v", corpusDir, err)
-	}
-}
-
 func TestCorpus(t *testing.T) {
-	requireCorpus(t)
+	corpusDir := testenv.CorpusDir(t)
 	for _, e := range corpusEntries {
 		t.Run(e.file, func(t *testing.T) {
 			start := time.Now()

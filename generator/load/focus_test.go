@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/internal/testenv"
 )
 
 // loadOK loads a spec and fails the test on any error.
@@ -22,8 +23,7 @@ func loadOK(t testing.TB, path string) (*Document, diag.List) {
 
 func corpus(t testing.TB, rel string) string {
 	t.Helper()
-	requireCorpus(t)
-	return filepath.Join(corpusDir, rel)
+	return filepath.Join(testenv.CorpusDir(t), rel)
 }
 
 func findOp(t *testing.T, d *Document, method, rawPath string) *Operation {
@@ -113,7 +113,7 @@ func TestDigitalOceanOperationRefs(t *testing.T) {
 	if o.ID != "oneClicks_list" || len(o.Responses) == 0 || findParam(o, "type", "query") == nil {
 		t.Fatalf("1-clicks operation not resolved: %+v", o)
 	}
-	wantFile := filepath.Join(corpusDir, "digitalocean-3.0/resources/1-clicks/oneClicks_list.yml")
+	wantFile := filepath.Join(testenv.CorpusDir(t), "digitalocean-3.0/resources/1-clicks/oneClicks_list.yml")
 	if o.Pos.File != wantFile || o.Pos.Line != 1 {
 		t.Errorf("Pos = %v, want %s:1", o.Pos, wantFile)
 	}

@@ -5,11 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/oa2mcp/oa2mcp/internal/testenv"
 	"time"
 )
 
 // FuzzLoad checks that arbitrary bytes never make Load panic or hang.
 func FuzzLoad(f *testing.F) {
+	corpusDir := testenv.CorpusDir(f)
 	for _, s := range []string{
 		"testdata/fixes.yaml", "testdata/dangling.yaml", "testdata/syntax.yaml",
 		filepath.Join(corpusDir, "oai-petstore-3.0.yaml"),

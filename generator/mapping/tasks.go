@@ -130,7 +130,7 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	tool.InputSchema = schemaJSON
 	setSensitive(&tool, schema, t)
 	tool.OutputSchema = tb.outputSchema(&tool, tb.stepInfos(tool.Steps))
-	tb.describe(&tool, in, t, methods)
+	tb.describe(&tool, in, t)
 	tb.stateTool(&tool, in, t, path)
 	if t.Operation == "" && len(t.Steps) == 0 && len(t.Actions) == 0 {
 		stateAnnotations(&tool, t)
@@ -226,7 +226,7 @@ func (tb *taskBuilder) output(o *overrides.Output) *ir.Output {
 
 // describe sets title and description: the file's words first, then
 // notes the generator knows (actions, limits, examples).
-func (tb *taskBuilder) describe(tool *ir.Tool, in *taskInput, t *overrides.Tool, methods []string) {
+func (tb *taskBuilder) describe(tool *ir.Tool, in *taskInput, t *overrides.Tool) {
 	if t.Title != "" {
 		tool.Title = t.Title
 	} else if tool.Title == "" {
@@ -250,8 +250,27 @@ func (tb *taskBuilder) describe(tool *ir.Tool, in *taskInput, t *overrides.Tool,
 	}
 	tool.Description = strings.Join(append([]string{desc}, notes...), " ")
 	if len(tool.Doc) == 0 {
-		tool.Doc = []string{"Task tool from the override file; calls " + strings.Join(methods, ", ") + " operations."}
+		tool.Doc = taskDoc(tool)
 	}
+}
+
+// taskDoc is a task tool's doc comment: each operation it calls, once,
+// in the order of its steps and actions, so a reviewer sees what the
+// tool reaches without reading its definition.
+func taskDoc(tool *ir.Tool) []string {
+	lines := []string{"Task tool from the override file; it calls:", ""}
+	seen := map[string]bool{}
+	for _, op := range tool.Operations() {
+		line := "  - " + op.Method + " " + op.Path
+		if op.OperationID != "" {
+			line += " (operationId " + op.OperationID + ")"
+		}
+		if !seen[line] {
+			seen[line] = true
+			lines = append(lines, line)
+		}
+	}
+	return lines
 }
 
 // normalizePaths rewrites result paths written in binding style

@@ -32,21 +32,6 @@ func isOurs(gomod []byte) bool {
 	return len(gomod) >= len(want) && string(gomod[:len(want)]) == want
 }
 
-// CorpusDir returns the public spec corpus: $OA2MCP_CORPUS, or
-// ../shared/corpus beside the repository. A missing corpus fails the test
-// rather than skipping it, so CI can never pass without it.
-func CorpusDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("OA2MCP_CORPUS")
-	if dir == "" {
-		dir = filepath.Join(RepoRoot(t), "..", "shared", "corpus")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
-		t.Fatalf("spec corpus not found at %s (set OA2MCP_CORPUS): %v", dir, err)
-	}
-	return dir
-}
-
 // RuntimeDir returns the runtime module's folder, runtime/ of this
 // repository: what --runtime-dir names for servers generated outside it.
 func RuntimeDir(t testing.TB) string {

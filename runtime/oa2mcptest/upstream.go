@@ -26,6 +26,23 @@ type Response struct {
 	Body string
 }
 
+// RepeatJSON is a JSON array of n copies of the JSON value item: what a
+// paging case's upstream page holds, written once in generated call
+// cases instead of n times.
+func RepeatJSON(n int, item string) string {
+	var b strings.Builder
+	b.Grow(2 + n*(len(item)+1))
+	b.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(item)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
 // Faults a case can program into the upstream: every request then fails
 // this way.
 const (

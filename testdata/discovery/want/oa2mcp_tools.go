@@ -7,7 +7,9 @@ import "github.com/oa2mcp/oa2mcp/runtime"
 
 // toolDeskOpenTickets is the desk_open_tickets tool.
 //
-// Task tool from the override file; calls GET operations.
+// Task tool from the override file; it calls:
+//
+//   - GET /tickets (operationId listTickets)
 var toolDeskOpenTickets = &runtime.Tool{
 	Name:        "desk_open_tickets",
 	Title:       "Open tickets",

@@ -21,25 +21,111 @@ func TestOA2MCPCallCases(t *testing.T) {
 	})
 }
 
-// oa2mcpCallCases are the generated call cases, tool by tool.
+// oa2mcpCallCases are the generated call cases, tool by tool, one field a line.
 var oa2mcpCallCases = []oa2mcptest.Case{
-	{Tool: "notes_find_notes", Name: "normal", Args: "{\"q\":\"example\"}", WantUpstream: true},
-	{Tool: "notes_find_notes", Name: "boundary", Args: "{\"q\":\"x\"}", WantUpstream: true},
-	{Tool: "notes_find_notes", Name: "invalid: missing q", Args: "{}", WantError: true, WantKind: "invalid_input", WantText: []string{"q"}},
-	{Tool: "notes_find_notes", Name: "invalid: wrong type of q", Args: "{\"q\":12345}", WantError: true, WantKind: "invalid_input", WantText: []string{"q"}},
-	{Tool: "notes_find_notes", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true,\"q\":\"example\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
-	{Tool: "notes_find_notes", Name: "upstream 500", Args: "{\"q\":\"example\"}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
-	{Tool: "notes_find_notes", Name: "upstream timeout", Args: "{\"q\":\"example\"}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
-	{Tool: "notes_find_notes", Name: "upstream reset", Args: "{\"q\":\"example\"}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
-	{Tool: "notes_find_notes", Name: "upstream malformed JSON", Args: "{\"q\":\"example\"}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
-	{Tool: "notes_find_notes", Name: "upstream oversized body", Args: "{\"q\":\"example\"}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
-	{Tool: "notes_find_notes", Name: "upstream HTML page", Args: "{\"q\":\"example\"}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
-	{Tool: "notes_find_notes", Name: "paging: first page", Args: "{\"q\":\"example\"}", Responses: map[string]oa2mcptest.Response{
-		"GET /notes": {
-			Status: 200,
-			Body:   "[{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"},{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"}]",
+	{
+		Tool:         "notes_find_notes",
+		Name:         "normal",
+		Args:         "{\"q\":\"example\"}",
+		WantUpstream: true,
+	},
+	{
+		Tool:         "notes_find_notes",
+		Name:         "boundary",
+		Args:         "{\"q\":\"x\"}",
+		WantUpstream: true,
+	},
+	{
+		Tool:      "notes_find_notes",
+		Name:      "invalid: missing q",
+		Args:      "{}",
+		WantError: true,
+		WantKind:  "invalid_input",
+		WantText:  []string{"q"},
+	},
+	{
+		Tool:      "notes_find_notes",
+		Name:      "invalid: wrong type of q",
+		Args:      "{\"q\":12345}",
+		WantError: true,
+		WantKind:  "invalid_input",
+		WantText:  []string{"q"},
+	},
+	{
+		Tool:      "notes_find_notes",
+		Name:      "invalid: unknown input",
+		Args:      "{\"oa2mcp_unknown_input\":true,\"q\":\"example\"}",
+		WantError: true,
+		WantKind:  "invalid_input",
+		WantText:  []string{"oa2mcp_unknown_input"},
+	},
+	{
+		Tool:         "notes_find_notes",
+		Name:         "upstream 500",
+		Args:         "{\"q\":\"example\"}",
+		Fault:        "status:500",
+		WantError:    true,
+		WantKind:     "upstream_error",
+		WantUpstream: true,
+	},
+	{
+		Tool:         "notes_find_notes",
+		Name:         "upstream timeout",
+		Args:         "{\"q\":\"example\"}",
+		Fault:        "timeout",
+		WantError:    true,
+		WantKind:     "timeout",
+		WantUpstream: true,
+	},
+	{
+		Tool:         "notes_find_notes",
+		Name:         "upstream reset",
+		Args:         "{\"q\":\"example\"}",
+		Fault:        "reset",
+		WantError:    true,
+		WantKind:     "connection_failed",
+		WantUpstream: true,
+	},
+	{
+		Tool:         "notes_find_notes",
+		Name:         "upstream malformed JSON",
+		Args:         "{\"q\":\"example\"}",
+		Fault:        "malformed",
+		WantError:    true,
+		WantKind:     "bad_response",
+		WantUpstream: true,
+	},
+	{
+		Tool:         "notes_find_notes",
+		Name:         "upstream oversized body",
+		Args:         "{\"q\":\"example\"}",
+		Fault:        "oversized",
+		WantError:    true,
+		WantKind:     "too_large",
+		WantUpstream: true,
+	},
+	{
+		Tool:         "notes_find_notes",
+		Name:         "upstream HTML page",
+		Args:         "{\"q\":\"example\"}",
+		Fault:        "html",
+		WantError:    true,
+		WantKind:     "bad_response",
+		WantUpstream: true,
+	},
+	{
+		Tool: "notes_find_notes",
+		Name: "paging: first page",
+		Args: "{\"q\":\"example\"}",
+		Responses: map[string]oa2mcptest.Response{
+			"GET /notes": {
+				Status: 200,
+				Body:   oa2mcptest.RepeatJSON(8, "{\"id\":\"example\",\"text\":\"example\",\"title\":\"example\"}"),
+			},
 		},
-	}, WantUpstream: true, WantPage: &oa2mcptest.Page{Items: 5, Total: 8, HasMore: true, Next: -1}},
+		WantUpstream: true,
+		WantPage:     &oa2mcptest.Page{Items: 5, Total: 8, HasMore: true, Next: -1},
+	},
 }
 
 // oa2mcpResponses are the fake upstream's answers, synthesised from the

@@ -7,7 +7,10 @@ import "github.com/oa2mcp/oa2mcp/runtime"
 
 // toolParcelsShipments is the parcels_shipments tool.
 //
-// Task tool from the override file; calls POST, GET operations.
+// Task tool from the override file; it calls:
+//
+//   - POST /shipments (operationId createShipment)
+//   - GET /shipments/{id} (operationId getShipment)
 var toolParcelsShipments = &runtime.Tool{
 	Name:        "parcels_shipments",
 	Title:       "Shipments",

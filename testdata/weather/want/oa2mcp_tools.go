@@ -7,7 +7,10 @@ import "github.com/oa2mcp/oa2mcp/runtime"
 
 // toolWeatherFindAlerts is the weather_find_alerts tool.
 //
-// Task tool from the override file; calls GET, GET operations.
+// Task tool from the override file; it calls:
+//
+//   - GET /alerts/active (operationId alerts_active)
+//   - GET /alerts/active/zone/{zoneId} (operationId alerts_active_zone)
 var toolWeatherFindAlerts = &runtime.Tool{
 	Name:        "weather_find_alerts",
 	Title:       "Find alerts",
@@ -108,7 +111,10 @@ var toolWeatherFindAlerts = &runtime.Tool{
 
 // toolWeatherGetForecast is the weather_get_forecast tool.
 //
-// Task tool from the override file; calls GET, GET operations.
+// Task tool from the override file; it calls:
+//
+//   - GET /points/{point} (operationId point)
+//   - GET /gridpoints/{wfo}/{x},{y}/forecast (operationId gridpoint_forecast)
 var toolWeatherGetForecast = &runtime.Tool{
 	Name:        "weather_get_forecast",
 	Title:       "Get forecast",
