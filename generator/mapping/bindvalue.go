@@ -31,20 +31,26 @@ func holdsReference(v any) bool {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			if strings.Contains(k, "${") || holdsReference(e) {
+			if strings.Contains(k, "${") || refInside(e) {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range x {
-			if holdsReference(e) {
+			if refInside(e) {
 				return true
 			}
 		}
-	case string:
-		return false
 	}
 	return false
+}
+
+// refInside reports a part of a structure that is or holds a reference.
+func refInside(v any) bool {
+	if s, ok := v.(string); ok {
+		return strings.Contains(s, "${")
+	}
+	return holdsReference(v)
 }
 
 // structuredBinding converts one part of a bound value: a map becomes an
@@ -102,6 +108,7 @@ func (tb *taskBuilder) structuredBinding(in *taskInput, info *opInfo, s *overrid
 // must be a field the schema allows, and every field it requires must be
 // given.
 func (tb *taskBuilder) objectBinding(in *taskInput, info *opInfo, s *overrides.Step, x map[string]any, t bindTarget, target map[string]any, scope stepScope, after map[string]bool) (ir.Binding, bool) {
+	target = tb.chosenVariant(info, x, target)
 	props, _ := target["properties"].(map[string]any)
 	req := requiredSet(target)
 	closed := target["additionalProperties"] == false
@@ -187,4 +194,42 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// chosenVariant is, for a map bound to a union, the variant it builds:
+// the one whose discriminator value the map fixes as a constant, or the
+// only one declaring every key of the map. Otherwise the union itself,
+// whose fields nothing constrains here (the API checks them).
+func (tb *taskBuilder) chosenVariant(info *opInfo, x map[string]any, target map[string]any) map[string]any {
+	_, arms := unionArms(target)
+	if len(arms) == 0 {
+		return target
+	}
+	vs, disc := variants(arms, info.defs)
+	var fits []map[string]any
+	for _, v := range vs {
+		am, _ := v.arm.(map[string]any)
+		shape := mergedJSON(resolveDef(am, info.defs), info.defs, 0)
+		if disc != "" {
+			for _, val := range v.values {
+				if mustMarshal(val) == mustMarshal(x[disc]) {
+					return shape
+				}
+			}
+			continue
+		}
+		props, _ := shape["properties"].(map[string]any)
+		all := true
+		for k := range x {
+			_, has := props[k]
+			all = all && has
+		}
+		if all {
+			fits = append(fits, shape)
+		}
+	}
+	if len(fits) == 1 {
+		return fits[0]
+	}
+	return target
 }

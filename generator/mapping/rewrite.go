@@ -96,6 +96,9 @@ func flattenedNames(schema map[string]any, defs map[string]any) []string {
 func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *overrides.Field, fp string) {
 	schema := in.props[name]
 	refine(schema, f)
+	if len(f.Variants) > 0 {
+		tb.narrow(in, name, f.Variants, fp+".variants")
+	}
 	tb.checkFieldValues(in, name, f, fp)
 	switch {
 	case f.Required != nil && len(tool.Actions) > 0:
@@ -146,6 +149,30 @@ func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *
 		removeInput(in, name)
 		replaceBindings(tool, from, &ir.Binding{Expr: "${input." + f.Rename + "}"})
 	}
+}
+
+// narrow applies variants: to a union input; a name that matches no
+// variant, or an input that is no union, is an error at the key.
+func (tb *taskBuilder) narrow(in *taskInput, name string, wanted []string, at string) {
+	unknown, known := narrowUnion(in.props[name], in.defs, wanted)
+	switch {
+	case len(known) == 0:
+		tb.problems.Errorf(tb.ov.Pos(at), "remove variants:, or put it on an input whose schema is a oneOf or anyOf", "input %q is not a union of variants", name)
+	case len(unknown) > 0:
+		fix := "name variants by schema name, title or tag value: " + strings.Join(known, ", ")
+		if sug := runtime.Suggest(unknown[0], known); sug != "" {
+			fix = "did you mean " + sug + "?"
+		}
+		tb.problems.Errorf(tb.ov.Pos(at), fix, "input %q has no variant %s", name, joinList(quoted(unknown)))
+	}
+}
+
+func quoted(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // checkFieldValues checks the values the file gives an input (enum,

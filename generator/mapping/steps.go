@@ -103,6 +103,11 @@ func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, 
 			schema = map[string]any{"type": "string"}
 		}
 		in.add(name, schema, required, "")
+		if p := in.props[name]; p != nil && p["description"] == nil && p["$ref"] == nil {
+			// A field of a bound object seldom says what it is; the
+			// model sees it as an input of its own.
+			p["description"] = synthDescriptionText(name, schemaType(p))
+		}
 		if f := tb.ovField(name); f != nil && f.Type != "" && whole && !tb.bindable(f.Type, argSchema, info) {
 			tb.problems.Errorf(at, "make the types agree", "type mismatch: input %q is %s but %s.%s wants %s", name, f.Type, s.Operation, arg, describeSchema(resolveDef(argSchema, info.defs)))
 		}

@@ -34,7 +34,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{Tool: "desk_search_operations", Name: "search", Args: "{\"query\":\"add_comment\"}"},
 	{Tool: "desk_describe_operation", Name: "describe add_comment", Args: "{\"name\":\"add_comment\"}", WantText: []string{"add_comment"}},
 	{Tool: "desk_call_operation", Name: "unknown operation", Args: "{\"name\":\"oa2mcp_no_such_operation\"}", WantError: true, WantKind: "not_found"},
-	{Tool: "desk_call_operation", Name: "call add_comment", Args: "{\"arguments\":{\"internal\":false,\"text\":\"example\",\"ticketId\":1},\"name\":\"add_comment\"}", WantUpstream: true},
+	{Tool: "desk_call_operation", Name: "call add_comment", Args: "{\"arguments\":{\"text\":\"example\",\"ticketId\":1},\"name\":\"add_comment\"}", WantUpstream: true},
 	{Tool: "desk_call_operation", Name: "call create_ticket", Args: "{\"arguments\":{\"subject\":\"example\"},\"name\":\"create_ticket\"}", WantUpstream: true},
 	{Tool: "desk_call_operation", Name: "call get_ticket", Args: "{\"arguments\":{\"ticketId\":1},\"name\":\"get_ticket\"}", WantUpstream: true},
 	{Tool: "desk_call_operation", Name: "call list_agents", Args: "{\"arguments\":{},\"name\":\"list_agents\"}", WantUpstream: true},

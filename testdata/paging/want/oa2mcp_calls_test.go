@@ -23,15 +23,16 @@ func TestOA2MCPCallCases(t *testing.T) {
 
 // oa2mcpCallCases are the generated call cases, tool by tool.
 var oa2mcpCallCases = []oa2mcptest.Case{
-	{Tool: "clinic_find_clinicians", Name: "normal", Args: "{\"page\":1}", WantUpstream: true},
+	{Tool: "clinic_find_clinicians", Name: "normal", Args: "{}", WantUpstream: true},
+	{Tool: "clinic_find_clinicians", Name: "boundary", Args: "{\"page\":1}", WantUpstream: true},
 	{Tool: "clinic_find_clinicians", Name: "invalid: wrong type of page", Args: "{\"page\":\"not-a-integer\"}", WantError: true, WantKind: "invalid_input", WantText: []string{"page"}},
-	{Tool: "clinic_find_clinicians", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true,\"page\":1}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
-	{Tool: "clinic_find_clinicians", Name: "upstream 500", Args: "{\"page\":1}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
-	{Tool: "clinic_find_clinicians", Name: "upstream timeout", Args: "{\"page\":1}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
-	{Tool: "clinic_find_clinicians", Name: "upstream reset", Args: "{\"page\":1}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
-	{Tool: "clinic_find_clinicians", Name: "upstream malformed JSON", Args: "{\"page\":1}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
-	{Tool: "clinic_find_clinicians", Name: "upstream oversized body", Args: "{\"page\":1}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
-	{Tool: "clinic_find_clinicians", Name: "upstream HTML page", Args: "{\"page\":1}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "clinic_find_clinicians", Name: "invalid: unknown input", Args: "{\"oa2mcp_unknown_input\":true}", WantError: true, WantKind: "invalid_input", WantText: []string{"oa2mcp_unknown_input"}},
+	{Tool: "clinic_find_clinicians", Name: "upstream 500", Args: "{}", Fault: "status:500", WantError: true, WantKind: "upstream_error", WantUpstream: true},
+	{Tool: "clinic_find_clinicians", Name: "upstream timeout", Args: "{}", Fault: "timeout", WantError: true, WantKind: "timeout", WantUpstream: true},
+	{Tool: "clinic_find_clinicians", Name: "upstream reset", Args: "{}", Fault: "reset", WantError: true, WantKind: "connection_failed", WantUpstream: true},
+	{Tool: "clinic_find_clinicians", Name: "upstream malformed JSON", Args: "{}", Fault: "malformed", WantError: true, WantKind: "bad_response", WantUpstream: true},
+	{Tool: "clinic_find_clinicians", Name: "upstream oversized body", Args: "{}", Fault: "oversized", WantError: true, WantKind: "too_large", WantUpstream: true},
+	{Tool: "clinic_find_clinicians", Name: "upstream HTML page", Args: "{}", Fault: "html", WantError: true, WantKind: "bad_response", WantUpstream: true},
 	{Tool: "clinic_find_clinicians", Name: "paging: first page", Args: "{}", Responses: map[string]oa2mcptest.Response{
 		"GET /clinicians": {
 			Status: 200,
