@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -170,7 +171,13 @@ func shortenTopDescriptions(root map[string]any) {
 	for _, p := range props {
 		if pm, ok := p.(map[string]any); ok {
 			if d, ok := pm["description"].(string); ok {
-				pm["description"] = firstSentence(d, 150)
+				short := firstSentence(d, 150)
+				if loc := unionNote.FindStringIndex(d); loc != nil && !strings.Contains(short, d[loc[0]:]) {
+					// The variants' names are all the model learns of a
+					// summarised union: they stay.
+					short = strings.TrimSpace(firstSentence(d[:loc[0]], 150) + " " + d[loc[0]:])
+				}
+				pm["description"] = short
 			}
 		}
 	}
