@@ -232,9 +232,12 @@ func checkPlans(t *testing.T, doc *load.Document, spec string, seed uint64, rng 
 		t.Fatal(err)
 	}
 	defer rt.Close()
+	// The normal case gives the required inputs, the boundary case every
+	// input: either, with optional inputs then left out at random.
+	caseName := []string{"normal", "boundary"}[rng.IntN(2)]
 	args := map[string]map[string]any{}
 	for _, c := range srv.CallCases {
-		if c.Name == "normal" {
+		if c.Name == caseName || c.Name == "normal" && args[c.Tool] == nil {
 			var a map[string]any
 			dec := json.NewDecoder(strings.NewReader(c.Args))
 			dec.UseNumber()
@@ -434,6 +437,231 @@ func asList(v any) []any {
 }
 
 func sortedNames(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestBindingsBuildNestedValues generates step tools whose args build
+// every object body field from a map of per-field inputs and constants,
+// and every array field from a list of inputs, over real request bodies;
+// each call with a valid input (optional inputs randomly left out) sends
+// exactly the object or array the bindings describe, or, when the caller
+// gave some of an object's inputs but not one it requires, is refused
+// before any request.
+func TestBindingsBuildNestedValues(t *testing.T) {
+	root, corpus := testenv.RepoRoot(t), testenv.CorpusDir(t)
+	specs := []string{
+		filepath.Join(root, "testdata", "payments", "openapi.yaml"),
+		filepath.Join(corpus, "redocly-museum-3.1.yaml"),
+		filepath.Join(corpus, "discourse-3.1.json"),
+	}
+	files, calls, refused := 0, 0, 0
+	start := time.Now()
+	for _, spec := range specs {
+		doc, problems := load.Load(context.Background(), spec, load.Options{})
+		if problems.HasErrors() {
+			t.Fatal(problems.Errors())
+		}
+		base, problems := generator.Model(doc, generator.Config{Name: "wire"})
+		if problems.HasErrors() {
+			t.Fatal(problems.Errors())
+		}
+		targets := bodyTargets(base)
+		for seed := uint64(1); seed <= 80; seed++ {
+			rng := rand.New(rand.NewPCG(seed, 11))
+			tg := targets[rng.IntN(len(targets))]
+			args, shape := randomArgs(rng, tg)
+			file, _ := yaml.Marshal(map[string]any{"version": 1, "tools": []any{map[string]any{
+				"name": "bound", "description": "Nested bindings of " + tg.op + " under test, e.g. with a synthesised input. Use it only in this test.",
+				"steps": []any{map[string]any{"id": "call", "operation": tg.op, "args": args}}}}})
+			ov, problems := overrides.Decode("bind.yaml", file)
+			if problems.HasErrors() {
+				t.Fatalf("%s seed %d: %v\n%s", spec, seed, problems.Errors(), file)
+			}
+			srv, problems := generator.Model(doc, generator.Config{Name: "wire", Overrides: ov})
+			if problems.HasErrors() {
+				t.Fatalf("%s seed %d: valid bindings do not generate: %v\n%s", spec, seed, problems.Errors(), file)
+			}
+			files++
+			in := map[string]any{}
+			caseName := []string{"normal", "boundary"}[rng.IntN(2)]
+			for _, c := range srv.CallCases {
+				if c.Name == caseName || c.Name == "normal" && len(in) == 0 {
+					dec := json.NewDecoder(strings.NewReader(c.Args))
+					dec.UseNumber()
+					dec.Decode(&in)
+				}
+			}
+			var schema map[string]any
+			json.Unmarshal([]byte(srv.Tools[0].InputSchema), &schema)
+			req := map[string]bool{}
+			for _, r := range asList(schema["required"]) {
+				req[r.(string)] = true
+			}
+			for _, k := range sortedNames(in) {
+				if !req[k] && rng.IntN(3) == 0 {
+					delete(in, k)
+				}
+			}
+			def := cases.Definition(srv)
+			rec := &recorder{next: oa2mcptest.NewUpstream(def, srv.UpstreamResponses)}
+			rt, err := runtime.NewServer(def, runtime.Options{BaseURL: "http://upstream.in-process", Upstream: rec,
+				Getenv: func(k string) string { return cases.Credentials(srv)[k] }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := rt.CallTool(context.Background(), "bound", in)
+			rt.Close()
+			calls++
+			want, partial := shape.build(in)
+			switch {
+			case err != nil:
+				t.Fatalf("%s seed %d: %v\n%s", spec, seed, err, file)
+			case partial:
+				refused++
+				if !res.IsError || rec.n != 0 || !strings.Contains(resultText(res), "goes together with") {
+					t.Fatalf("%s seed %d: called with %s (an object's inputs given in part), want a refusal before any request; got %d requests and %s\n%s", spec, seed, mustJSON(in), rec.n, resultText(res), file)
+				}
+			case res.IsError:
+				t.Fatalf("%s seed %d: called with %s failed: %s\n%s", spec, seed, mustJSON(in), resultText(res), file)
+			default:
+				if want == nil {
+					want = map[string]any{} // no body, or an empty one
+				}
+				if got := rec.body(); !reflect.DeepEqual(normalize(got), normalize(want)) {
+					t.Fatalf("%s seed %d: called with %s sent the body\n  %s\nwant\n  %s\noverride file:\n%s", spec, seed, mustJSON(in), mustJSON(got), mustJSON(want), file)
+				}
+			}
+		}
+	}
+	t.Logf("%d override files, %d calls (%d refused as partial) checked on the wire in %v", files, calls, refused, time.Since(start).Round(time.Millisecond))
+}
+
+// bound describes what one binding sends: an input, a constant, an
+// object of fields (required marks those the object needs) or a list.
+type bound struct {
+	input    string
+	constant any
+	isConst  bool
+	fields   map[string]bound
+	required map[string]bool
+	items    []bound
+	isList   bool
+}
+
+// build is the value the binding sends for input in; partial is true
+// when an object got some of its inputs but lacks one it requires.
+func (b bound) build(in map[string]any) (any, bool) {
+	switch {
+	case b.isConst:
+		return b.constant, false
+	case b.fields != nil:
+		obj := map[string]any{}
+		missing, given, partial := false, false, false
+		for _, k := range sortedNamesB(b.fields) {
+			f := b.fields[k]
+			v, p := f.build(in)
+			partial = partial || p
+			switch {
+			case v != nil:
+				obj[k] = v
+				given = given || !f.isConst
+			case b.required[k]:
+				missing = true
+			}
+		}
+		if missing {
+			return nil, partial || given
+		}
+		if len(obj) == 0 {
+			return nil, partial
+		}
+		return obj, partial
+	case b.isList:
+		var out []any
+		for _, it := range b.items {
+			if v, _ := it.build(in); v != nil {
+				out = append(out, v)
+			}
+		}
+		if len(out) == 0 {
+			return nil, false
+		}
+		return out, false
+	}
+	v, ok := in[b.input]
+	if !ok {
+		return nil, false
+	}
+	return v, false
+}
+
+// randomArgs binds every body field of tg: objects as maps of inputs and
+// constants, arrays as lists of inputs, the rest as one input each. The
+// returned bound describes the whole body.
+func randomArgs(rng *rand.Rand, tg target) (map[string]any, bound) {
+	args := map[string]any{}
+	body := bound{fields: map[string]bound{}, required: map[string]bool{}}
+	for _, f := range tg.fields {
+		args[f.Arg], body.fields[f.Name] = randomBinding(rng, tg, f.Arg)
+	}
+	// Path, query and header inputs the operation requires: bound as is.
+	for name := range tg.required {
+		if _, ok := args[name]; !ok {
+			args[name] = "${input." + name + "}"
+		}
+	}
+	return args, body
+}
+
+func randomBinding(rng *rand.Rand, tg target, name string) (any, bound) {
+	ref := func(n string) (string, bound) { return "${input." + n + "}", bound{input: n} }
+	ex, _ := normalize(tg.example[name]).(map[string]any)
+	if sub := objectProps(tg.schema, name); len(sub) > 0 && rng.IntN(4) != 0 {
+		req := requiredOf(tg.schema, name)
+		m := map[string]any{}
+		b := bound{fields: map[string]bound{}, required: map[string]bool{}}
+		for _, c := range sortedNames(sub) {
+			cv, hasCV := ex[c]
+			switch {
+			case !req[c] && rng.IntN(3) == 0:
+				continue // an optional field left unbound
+			case hasCV && rng.IntN(3) == 0 && isScalar(cv):
+				m[c], b.fields[c] = cv, bound{constant: cv, isConst: true}
+			default:
+				m[c], b.fields[c] = ref("b_" + name + "_" + c)
+			}
+			b.required[c] = req[c]
+		}
+		if len(m) > 0 {
+			return m, b
+		}
+	}
+	if s := resolved(tg.schema, name); s != nil && s["type"] == "array" && rng.IntN(3) != 0 {
+		var list []any
+		b := bound{isList: true}
+		for i := range 1 + rng.IntN(2) {
+			e, eb := ref(fmt.Sprintf("b_%s_%d", name, i))
+			list, b.items = append(list, e), append(b.items, eb)
+		}
+		return list, b
+	}
+	return ref(name)
+}
+
+func isScalar(v any) bool {
+	switch v.(type) {
+	case string, float64, bool:
+		return true
+	}
+	return false
+}
+
+func sortedNamesB(m map[string]bound) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

@@ -44,7 +44,9 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.
 		}
 		tb.rewriteOne(tool, in, name, f, fp)
 	}
-	if len(tool.Steps) == 1 && tool.Steps[0].ID == "call" && identityBindings(tool.Steps[0].Args) {
+	// Only a one-operation tool has an Op to fall back on: a file's own
+	// step may be named "call" too.
+	if tool.Op != nil && len(tool.Steps) == 1 && tool.Steps[0].ID == "call" && identityBindings(tool.Steps[0].Args) {
 		tool.Steps = nil
 	}
 	if len(tool.Steps) > 0 || len(tool.Actions) > 0 {

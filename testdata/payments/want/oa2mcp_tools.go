@@ -463,6 +463,7 @@ var toolPayPayByCard = &runtime.Tool{
 					Fields: []runtime.BodyField{
 						{Name: "amount", Arg: "amount", Required: true},
 						{Name: "captureDelayHours", Arg: "captureDelayHours"},
+						{Name: "deliveryAddress", Arg: "deliveryAddress"},
 						{Name: "paymentMethod", Arg: "paymentMethod", Required: true},
 						{Name: "reference", Arg: "reference", Required: true},
 						{Name: "shopper", Arg: "shopper"},
@@ -577,6 +578,26 @@ var toolPayStartLocalPayment = &runtime.Tool{
       "minimum": 0,
       "type": "integer"
     },
+    "deliveryAddress": {
+      "description": "Where the goods go, when they are shipped.",
+      "properties": {
+        "city": {
+          "type": "string"
+        },
+        "country": {
+          "pattern": "^[A-Z]{2}$",
+          "type": "string"
+        },
+        "street": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "city",
+        "country"
+      ],
+      "type": "object"
+    },
     "paymentMethod": {
       "description": "How the shopper pays.",
       "oneOf": [
@@ -616,6 +637,7 @@ var toolPayStartLocalPayment = &runtime.Tool{
 			Fields: []runtime.BodyField{
 				{Name: "amount", Arg: "amount", Required: true},
 				{Name: "captureDelayHours", Arg: "captureDelayHours"},
+				{Name: "deliveryAddress", Arg: "deliveryAddress"},
 				{Name: "paymentMethod", Arg: "paymentMethod", Required: true},
 				{Name: "reference", Arg: "reference", Required: true},
 				{Name: "shopper", Arg: "shopper"},
@@ -654,6 +676,26 @@ var toolPayStartPayment = &runtime.Tool{
       "description": "ISO 4217 code, e.g. EUR.",
       "pattern": "^[A-Z]{3}$",
       "type": "string"
+    },
+    "deliveryAddress": {
+      "description": "Where the goods go, when they are shipped.",
+      "properties": {
+        "city": {
+          "type": "string"
+        },
+        "country": {
+          "pattern": "^[A-Z]{2}$",
+          "type": "string"
+        },
+        "street": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "city",
+        "country"
+      ],
+      "type": "object"
     },
     "order_reference": {
       "description": "Your order reference.",
@@ -831,6 +873,7 @@ var toolPayStartPayment = &runtime.Tool{
 					Fields: []runtime.BodyField{
 						{Name: "amount", Arg: "amount", Required: true},
 						{Name: "captureDelayHours", Arg: "captureDelayHours"},
+						{Name: "deliveryAddress", Arg: "deliveryAddress"},
 						{Name: "paymentMethod", Arg: "paymentMethod", Required: true},
 						{Name: "reference", Arg: "reference", Required: true},
 						{Name: "shopper", Arg: "shopper"},
@@ -851,6 +894,7 @@ var toolPayStartPayment = &runtime.Tool{
 					},
 				},
 				{Arg: "captureDelayHours", Expr: "${input.captureDelayHours}"},
+				{Arg: "deliveryAddress", Expr: "${input.deliveryAddress}"},
 				{Arg: "paymentMethod", Expr: "${input.paymentMethod}"},
 				{Arg: "reference", Expr: "${input.order_reference}"},
 				{Arg: "shopper", Expr: "${input.shopper}"},
