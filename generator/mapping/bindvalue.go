@@ -7,6 +7,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // Structured bindings: a map or list in step args: that holds ${...}
@@ -126,6 +127,9 @@ func (tb *taskBuilder) objectBinding(in *taskInput, info *opInfo, s *overrides.S
 		// says nothing of others most likely has a typo here.
 		if !known && (closed || len(props) > 0 && target["additionalProperties"] == nil) {
 			fix := choices("use one of", sortedKeys(props), "remove it")
+			if sug := runtime.Suggest(key, sortedKeys(props)); sug != "" {
+				fix = "did you mean " + sug + "?"
+			}
 			tb.problems.Errorf(tb.ov.Pos(kp), fix, "%s.%s has no field %q", s.Operation, t.label, key)
 			ok = false
 			continue
