@@ -259,6 +259,11 @@ type Field struct {
 	// Flatten lifts the properties of a nested object input to the top
 	// level: "address" with flatten turns address.city into city.
 	Flatten bool `yaml:"flatten" json:"flatten"`
+	// Variants narrows a union input (oneOf or anyOf) to the variants
+	// listed, each named by its schema name (CardDetails), title, or the
+	// value of the property that tells the variants apart ("scheme").
+	// One variant left replaces the union.
+	Variants []string `yaml:"variants" json:"variants"`
 	// Handle makes the input take a handle of this type instead of the
 	// upstream id; the server resolves it and checks owner and expiry.
 	Handle string `yaml:"handle" json:"handle"`

@@ -211,7 +211,7 @@ func (b Binding) IdentityClaims() []string {
 			}
 		}
 	}
-	for _, f := range b.Fields {
+	for _, f := range append(slices.Clip(b.Fields), b.Items...) {
 		for _, c := range f.IdentityClaims() {
 			if !slices.Contains(claims, c) {
 				claims = append(claims, c)

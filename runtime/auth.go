@@ -29,8 +29,11 @@ type credential struct {
 type authPlan struct {
 	creds []credential
 	// needed names the environment variables of the first alternative,
-	// for debug logs and 401 guidance when nothing is configured.
+	// for debug logs when nothing is configured.
 	needed []string
+	// options describes every alternative by its variables ("A", "B and
+	// C"), for 401 guidance when nothing is configured.
+	options []string
 	// required: the operation declares security and no anonymous
 	// alternative.
 	required bool
@@ -104,6 +107,9 @@ func (cs *credentialSet) plan(security [][]string) (*authPlan, error) {
 		if p.needed == nil {
 			p.needed = cs.envNames(alt)
 		}
+		if names := cs.envNames(alt); len(names) > 0 {
+			p.options = append(p.options, strings.Join(names, " and "))
+		}
 		if ok && !found {
 			chosen, found = creds, true
 		}
@@ -138,6 +144,21 @@ func (cs *credentialSet) envNames(alt []string) []string {
 		}
 		if s.PasswordEnv != "" {
 			names = append(names, s.PasswordEnv)
+		}
+	}
+	return names
+}
+
+// usedNames are the environment variables of the credentials the
+// request carries, in the order of the scheme list.
+func (p *authPlan) usedNames() []string {
+	var names []string
+	for _, c := range p.creds {
+		if c.scheme.EnvVar != "" {
+			names = append(names, c.scheme.EnvVar)
+		}
+		if c.scheme.PasswordEnv != "" {
+			names = append(names, c.scheme.PasswordEnv)
 		}
 	}
 	return names

@@ -393,8 +393,21 @@ func (s *Server) authGuidance(op *compiledOp, code int) string {
 	if code == http.StatusForbidden {
 		what = "The configured credentials lack permission for this operation"
 	}
-	if op.auth != nil && len(op.auth.creds) == 0 && len(op.auth.needed) > 0 {
-		what = "No API credentials are configured (set " + strings.Join(op.auth.needed, ", ") + " in the server's environment)"
+	switch {
+	case op.auth == nil:
+	case len(op.auth.creds) > 0:
+		// Name what the call sent: with several schemes configured, the
+		// variables of another one would send the user to the wrong place.
+		in := ""
+		if names := op.auth.usedNames(); len(names) > 0 {
+			in = " (in " + strings.Join(names, " and ") + ")"
+		}
+		what = "The API refused the credentials" + in + ": they are wrong or expired"
+		if code == http.StatusForbidden {
+			what = "The configured credentials" + in + " lack permission for this operation"
+		}
+	case len(op.auth.options) > 0:
+		what = "No API credentials are configured (set " + strings.Join(op.auth.options, ", or ") + " in the server's environment)"
 	}
 	return what + ". Do not retry; tell the user that access to the API needs attention."
 }

@@ -269,12 +269,20 @@ type Step struct {
 // Binding gives one argument its value: Expr is a ${...} reference or a
 // template mixing text and references (roots input, steps, env, config,
 // identity, handle; see ParseExpr); Const is a JSON constant; Fields
-// build an object, omitted when none of them has a value.
+// build an object (each Arg a field name), omitted when none of them has
+// a value; Items build an array, in order, leaving out the elements
+// without a value, omitted when none has one.
 type Binding struct {
 	Arg    string
 	Expr   string
 	Const  string
 	Fields []Binding
+	Items  []Binding
+	// Required marks a field the object it belongs to needs: when it has
+	// no value the whole object is left out, so the operation's own
+	// required-argument check refuses the call instead of sending a
+	// half-built value.
+	Required bool
 }
 
 // Action is one value of an action tool's "action" input.

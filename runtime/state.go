@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -104,7 +105,11 @@ func (s *Server) runState(ctx context.Context, bt *boundTool, args, callArgs map
 	}
 	t := s.handles.types[u.spec.Type]
 	env := &evalEnv{ctx: ctx, input: callArgs, config: s.spec.Config, getenv: s.getenv}
-	adds, sets := evalArgs(u.append, env), evalArgs(u.set, env)
+	adds, partialAdd := evalArgs(u.append, env)
+	sets, partialSet := evalArgs(u.set, env)
+	if msg := cmp.Or(partialAdd, partialSet); msg != "" {
+		return nil, inputFailure(msg)
+	}
 	v, _ := args[u.spec.Arg].(string)
 	if _, present := args[u.spec.Arg]; !present {
 		var err error

@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,6 +42,9 @@ type compiledBinding struct {
 	constVal any
 	hasConst bool
 	fields   []compiledBinding
+	items    []compiledBinding
+	isArray  bool
+	required bool
 }
 
 // stepOutcome is what one step produced.
@@ -125,7 +130,7 @@ func inputNames(bs []Binding) map[string]string {
 func compileBindings(bs []Binding) ([]compiledBinding, error) {
 	out := make([]compiledBinding, 0, len(bs))
 	for _, b := range bs {
-		cb := compiledBinding{arg: b.Arg}
+		cb := compiledBinding{arg: b.Arg, required: b.Required}
 		switch {
 		case len(b.Fields) > 0:
 			fields, err := compileBindings(b.Fields)
@@ -133,6 +138,12 @@ func compileBindings(bs []Binding) ([]compiledBinding, error) {
 				return nil, err
 			}
 			cb.fields = fields
+		case len(b.Items) > 0:
+			items, err := compileBindings(b.Items)
+			if err != nil {
+				return nil, err
+			}
+			cb.items, cb.isArray = items, true
 		case b.Expr != "":
 			e, err := compileExpr(b.Expr)
 			if err != nil {
@@ -153,24 +164,96 @@ func compileBindings(bs []Binding) ([]compiledBinding, error) {
 }
 
 // evalArgs computes a step's arguments; unset references leave the
-// argument out, so the operation's own optionality applies.
-func evalArgs(bs []compiledBinding, env *evalEnv) map[string]any {
-	args := make(map[string]any, len(bs))
-	for _, b := range bs {
-		switch {
-		case b.fields != nil:
-			if obj := evalArgs(b.fields, env); len(obj) > 0 {
-				args[b.arg] = obj
+// argument out, so the operation's own optionality applies. partial is
+// an input-error message when the caller gave some inputs of a bound
+// object but not one it requires (sending the rest would drop the
+// caller's values or send a half-built object).
+func evalArgs(bs []compiledBinding, env *evalEnv) (args map[string]any, partial string) {
+	args = make(map[string]any, len(bs))
+	for i := range bs {
+		v, ok, msg := bs[i].eval(env)
+		partial = cmp.Or(partial, msg)
+		if ok {
+			args[bs[i].arg] = v
+		}
+	}
+	return args, partial
+}
+
+// eval computes one binding's value; ok is false when it has none: an
+// unset reference, an object or array none of whose parts has a value,
+// or an object lacking a field it requires.
+func (b *compiledBinding) eval(env *evalEnv) (v any, ok bool, partial string) {
+	switch {
+	case b.fields != nil:
+		return b.evalObject(env)
+	case b.isArray:
+		arr := make([]any, 0, len(b.items))
+		for i := range b.items {
+			v, ok, msg := b.items[i].eval(env)
+			partial = cmp.Or(partial, msg)
+			if ok {
+				arr = append(arr, v)
 			}
-		case b.hasConst:
-			args[b.arg] = b.constVal
-		default:
-			if v, ok := b.expr.eval(env); ok {
-				args[b.arg] = v
+		}
+		return arr, len(arr) > 0, partial
+	case b.hasConst:
+		return b.constVal, true, ""
+	}
+	v, ok = b.expr.eval(env)
+	return v, ok, ""
+}
+
+// evalObject builds an object of field bindings. A field it requires
+// without a value leaves the whole object out; when the caller gave
+// other inputs of it, that is a partial the caller must complete.
+func (b *compiledBinding) evalObject(env *evalEnv) (any, bool, string) {
+	obj := make(map[string]any, len(b.fields))
+	var missing, given []string
+	partial := ""
+	for i := range b.fields {
+		f := &b.fields[i]
+		v, ok, msg := f.eval(env)
+		partial = cmp.Or(partial, msg)
+		switch {
+		case ok:
+			obj[f.arg] = v
+			if f.hasConst {
+				continue
+			}
+			given = append(given, f.inputs()...)
+		case f.required:
+			missing = append(missing, f.inputs()...)
+		}
+	}
+	if len(missing) > 0 {
+		if len(given) > 0 && partial == "" {
+			partial = fmt.Sprintf("Invalid arguments: %s goes together with %s, which is missing. Add %s, or leave out %s, and call again.",
+				quoteAll(given), quoteAll(missing), quoteAll(missing), quoteAll(given))
+		}
+		return nil, false, partial
+	}
+	return obj, len(obj) > 0, partial
+}
+
+// inputs lists the tool inputs a binding reads, at any depth.
+func (b *compiledBinding) inputs() []string {
+	var out []string
+	if b.expr != nil {
+		for _, p := range b.expr.parts {
+			if p.root == "input" && len(p.path) > 0 && !slices.Contains(out, p.path[0].name) {
+				out = append(out, p.path[0].name)
 			}
 		}
 	}
-	return args
+	for _, sub := range append(slices.Clip(b.fields), b.items...) {
+		for _, n := range sub.inputs() {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // checkAction refuses, for an action tool, arguments the chosen action
@@ -340,7 +423,10 @@ func (s *Server) runStep(ctx context.Context, bt *boundTool, st *compiledStep, e
 			return &stepOutcome{skipped: true}
 		}
 	}
-	args := evalArgs(st.args, env)
+	args, partial := evalArgs(st.args, env)
+	if partial != "" {
+		return &stepOutcome{err: inputFailure(partial)}
+	}
 	// Each step keeps its own call record, merged by runSteps, so
 	// concurrent steps never share one.
 	stepRec := &callRecord{requestID: rec.requestID, trace: rec.trace}

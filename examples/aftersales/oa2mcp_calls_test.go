@@ -651,6 +651,12 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "aftersales_list_tickets",
 		Name:         "normal",
+		Args:         "{\"offset\":20,\"status\":\"review\"}",
+		WantUpstream: true,
+	},
+	{
+		Tool:         "aftersales_list_tickets",
+		Name:         "boundary",
 		Args:         "{\"offset\":0,\"status\":\"review\"}",
 		WantUpstream: true,
 	},
@@ -665,7 +671,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:      "aftersales_list_tickets",
 		Name:      "invalid: unknown input",
-		Args:      "{\"oa2mcp_unknown_input\":true,\"offset\":0,\"status\":\"review\"}",
+		Args:      "{\"oa2mcp_unknown_input\":true,\"offset\":20,\"status\":\"review\"}",
 		WantError: true,
 		WantKind:  "invalid_input",
 		WantText:  []string{"oa2mcp_unknown_input"},
@@ -673,14 +679,14 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "aftersales_list_tickets",
 		Name:         "another caller gets their own data",
-		Args:         "{\"offset\":0,\"status\":\"review\"}",
+		Args:         "{\"offset\":20,\"status\":\"review\"}",
 		Caller:       "other",
 		WantUpstream: true,
 	},
 	{
 		Tool:        "aftersales_list_tickets",
 		Name:        "caller without scope",
-		Args:        "{\"offset\":0,\"status\":\"review\"}",
+		Args:        "{\"offset\":20,\"status\":\"review\"}",
 		Caller:      "noscope",
 		HandleOwner: "default",
 		WantError:   true,
@@ -690,7 +696,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "aftersales_list_tickets",
 		Name:         "upstream 400",
-		Args:         "{\"offset\":0,\"status\":\"review\"}",
+		Args:         "{\"offset\":20,\"status\":\"review\"}",
 		Fault:        "status:400",
 		WantError:    true,
 		WantKind:     "upstream_bad_request",
@@ -699,7 +705,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "aftersales_list_tickets",
 		Name:         "upstream 401",
-		Args:         "{\"offset\":0,\"status\":\"review\"}",
+		Args:         "{\"offset\":20,\"status\":\"review\"}",
 		Fault:        "status:401",
 		WantError:    true,
 		WantKind:     "unauthorized",
@@ -708,7 +714,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "aftersales_list_tickets",
 		Name:         "upstream 403",
-		Args:         "{\"offset\":0,\"status\":\"review\"}",
+		Args:         "{\"offset\":20,\"status\":\"review\"}",
 		Fault:        "status:403",
 		WantError:    true,
 		WantKind:     "forbidden",
@@ -717,7 +723,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "aftersales_list_tickets",
 		Name:         "upstream 500",
-		Args:         "{\"offset\":0,\"status\":\"review\"}",
+		Args:         "{\"offset\":20,\"status\":\"review\"}",
 		Fault:        "status:500",
 		WantError:    true,
 		WantKind:     "upstream_error",
@@ -726,7 +732,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "aftersales_list_tickets",
 		Name:         "upstream timeout",
-		Args:         "{\"offset\":0,\"status\":\"review\"}",
+		Args:         "{\"offset\":20,\"status\":\"review\"}",
 		Fault:        "timeout",
 		WantError:    true,
 		WantKind:     "timeout",
@@ -735,7 +741,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "aftersales_list_tickets",
 		Name:         "upstream reset",
-		Args:         "{\"offset\":0,\"status\":\"review\"}",
+		Args:         "{\"offset\":20,\"status\":\"review\"}",
 		Fault:        "reset",
 		WantError:    true,
 		WantKind:     "connection_failed",
@@ -744,7 +750,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "aftersales_list_tickets",
 		Name:         "upstream malformed JSON",
-		Args:         "{\"offset\":0,\"status\":\"review\"}",
+		Args:         "{\"offset\":20,\"status\":\"review\"}",
 		Fault:        "malformed",
 		WantError:    true,
 		WantKind:     "bad_response",
@@ -753,7 +759,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "aftersales_list_tickets",
 		Name:         "upstream oversized body",
-		Args:         "{\"offset\":0,\"status\":\"review\"}",
+		Args:         "{\"offset\":20,\"status\":\"review\"}",
 		Fault:        "oversized",
 		WantError:    true,
 		WantKind:     "too_large",
@@ -762,7 +768,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "aftersales_list_tickets",
 		Name:         "upstream HTML page",
-		Args:         "{\"offset\":0,\"status\":\"review\"}",
+		Args:         "{\"offset\":20,\"status\":\"review\"}",
 		Fault:        "html",
 		WantError:    true,
 		WantKind:     "bad_response",

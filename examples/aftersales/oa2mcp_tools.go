@@ -765,7 +765,6 @@ var toolAftersalesListTickets = &runtime.Tool{
   "additionalProperties": false,
   "properties": {
     "offset": {
-      "default": 0,
       "description": "Optional. How many tickets to skip, for the next page: pass the offset the previous result suggests. Default 0.",
       "examples": [
         20

@@ -59,7 +59,6 @@ var toolPetstoreFindPets = &runtime.Tool{
       "type": "integer"
     },
     "status": {
-      "default": "available",
       "description": "For action by_status. Sale status to match: available (can be ordered now), pending (an order is in progress) or sold (no longer in the shop); e.g. available.",
       "enum": [
         "available",

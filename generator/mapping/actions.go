@@ -93,20 +93,23 @@ func (tb *taskBuilder) stepInputs(st *ir.Step, in *taskInput, reads, needs map[s
 	if st.When != "" {
 		reads[st.When] = true
 	}
-	var walk func(bs []ir.Binding, required bool)
-	walk = func(bs []ir.Binding, required bool) {
+	// level: 0 the step's arguments, 1 fields of a bound object, 2
+	// elements of a bound array (needed whenever the array is).
+	var walk func(bs []ir.Binding, required bool, level int)
+	walk = func(bs []ir.Binding, required bool, level int) {
 		for _, b := range bs {
-			req := required && (info == nil || info.required[b.Arg] || in.flatRequired[b.Arg])
+			req := required && (level == 2 || level == 0 && (info == nil || info.required[b.Arg]) || level == 1 && b.Required || in.flatRequired[b.Arg])
 			for _, name := range inputRefs(b.Expr) {
 				reads[name] = true
 				if req && always {
 					needs[name] = true
 				}
 			}
-			walk(b.Fields, req)
+			walk(b.Fields, req, 1)
+			walk(b.Items, req, 2)
 		}
 	}
-	walk(st.Args, true)
+	walk(st.Args, true, 0)
 }
 
 // inputRefs lists the tool inputs an expression reads: ${input.NAME...}

@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -18,11 +19,13 @@ const schemaBudget = 2000
 // array of any content. Validation stays correct but looser: the upstream
 // still checks what the schema no longer spells out.
 func compressSchema(root map[string]any) {
+	defs, _ := root["$defs"].(map[string]any)
 	passes := []func(){
+		func() { summarizeLargeUnions(root) },
 		func() { walkSchemas(root, 0, dropNestedDescriptions) },
 		func() { shortenTopDescriptions(root) },
-		func() { walkSchemas(root, 0, collapseBelow(3)) },
-		func() { walkSchemas(root, 0, collapseBelow(2)) },
+		func() { walkSchemas(root, 0, collapseBelow(3, defs)) },
+		func() { walkSchemas(root, 0, collapseBelow(2, defs)) },
 	}
 	for _, pass := range passes {
 		if jsonSize(root, schemaBudget) <= schemaBudget {
@@ -156,7 +159,7 @@ func walkSchemas(s map[string]any, depth int, fn func(s map[string]any, depth in
 
 func dropNestedDescriptions(s map[string]any, depth int) {
 	if depth >= 2 {
-		if _, ok := s["description"].(string); ok {
+		if d, ok := s["description"].(string); ok && !unionNote.MatchString(d) {
 			delete(s, "description")
 		}
 		delete(s, "examples")
@@ -168,7 +171,13 @@ func shortenTopDescriptions(root map[string]any) {
 	for _, p := range props {
 		if pm, ok := p.(map[string]any); ok {
 			if d, ok := pm["description"].(string); ok {
-				pm["description"] = firstSentence(d, 150)
+				short := firstSentence(d, 150)
+				if loc := unionNote.FindStringIndex(d); loc != nil && !strings.Contains(short, d[loc[0]:]) {
+					// The variants' names are all the model learns of a
+					// summarised union: they stay.
+					short = strings.TrimSpace(firstSentence(d[:loc[0]], 150) + " " + d[loc[0]:])
+				}
+				pm["description"] = short
 			}
 		}
 	}
@@ -178,17 +187,36 @@ func shortenTopDescriptions(root map[string]any) {
 // their bare type, keeping small scalar array items (a list of strings
 // with an enum or a pattern stays one). A combinator (allOf, anyOf,
 // oneOf, not) just above the limit is dropped with its arms: arms
-// collapsed to {} would make a oneOf or a not unsatisfiable.
-func collapseBelow(limit int) func(map[string]any, int) {
+// collapsed to {} would make a oneOf or a not unsatisfiable. A union
+// dropped leaves a note naming its variants (summarizeUnion), so the
+// model still learns what the API accepts there.
+func collapseBelow(limit int, defs map[string]any) func(map[string]any, int) {
 	return func(s map[string]any, depth int) {
+		if depth >= limit-1 {
+			summarizeUnion(s, defs, false)
+		}
 		if depth == limit-1 {
-			for _, k := range []string{"allOf", "anyOf", "oneOf", "not"} {
+			for _, k := range []string{"allOf", "not"} {
 				delete(s, k)
 			}
 		}
 		if depth < limit {
 			return
 		}
+		// The structure below goes: the unions in it leave their notes
+		// here, each saying where it was.
+		walkSchemas(s, 0, func(sub map[string]any, d int) {
+			if d == 0 {
+				return
+			}
+			note := summarizeUnion(sub, defs, false)
+			if desc, _ := sub["description"].(string); note == "" && unionNote.MatchString(desc) {
+				note = desc[unionNote.FindStringIndex(desc)[0]:] // left by an earlier pass
+			}
+			if note != "" {
+				appendDescription(s, note)
+			}
+		})
 		for _, k := range []string{"properties", "items", "additionalProperties", "allOf", "anyOf", "oneOf", "prefixItems", "required", "$ref", "patternProperties", "not", "enum"} {
 			if k == "items" && s["type"] == "array" {
 				if items, ok := s[k].(map[string]any); !ok || !smallScalar(items) {

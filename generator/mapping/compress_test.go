@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -57,6 +58,42 @@ func TestJSONSize(t *testing.T) {
 		for _, limit := range []int{0, 10, len(b) - 1, len(b)} {
 			if got := jsonSize(v, limit); (got > limit) != (len(b) > limit) {
 				t.Fatalf("limit %d: jsonSize = %d, actual %d: %s", limit, got, len(b), b)
+			}
+		}
+	}
+}
+
+// TestCompressionNamesTheUnionsItCuts: for random schemas over budget
+// with a union nested at random depth, compression may cut the union's
+// structure but never its variants' names: every variant's tag (or name)
+// is still in the compressed schema.
+func TestCompressionNamesTheUnionsItCuts(t *testing.T) {
+	for seed := uint64(1); seed <= 60; seed++ {
+		r := rand.New(rand.NewPCG(seed, 3))
+		n := 2 + r.IntN(8)
+		var arms []any
+		var tags []string
+		for i := range n {
+			tag := fmt.Sprintf("form%d_%d", seed, i)
+			tags = append(tags, tag)
+			arms = append(arms, map[string]any{"type": "object", "required": []any{"form"}, "properties": map[string]any{
+				"form": map[string]any{"const": tag}, "text": map[string]any{"type": "string", "description": strings.Repeat("words ", 20)}}})
+		}
+		union := map[string]any{"oneOf": arms}
+		node := union
+		for range r.IntN(4) {
+			node = map[string]any{"type": "object", "properties": map[string]any{"inner": node}}
+		}
+		root := map[string]any{"type": "object", "properties": map[string]any{"shopper": node}}
+		for i := range 10 + r.IntN(20) {
+			root["properties"].(map[string]any)[fmt.Sprintf("p%d", i)] = map[string]any{"type": "object", "properties": map[string]any{
+				"x": map[string]any{"type": "object", "properties": map[string]any{"y": map[string]any{"type": "string", "description": strings.Repeat("long ", 30)}}}}}
+		}
+		compressSchema(root)
+		b, _ := json.Marshal(root)
+		for _, tag := range tags {
+			if !strings.Contains(string(b), tag) {
+				t.Fatalf("seed %d: the compressed schema lost variant %s of a %d-variant union:\n%s", seed, tag, n, b)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package mapping
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
@@ -62,9 +63,12 @@ func (b *inputBuilder) claim(wire, loc string) string {
 
 // add puts one property into the input object.
 func (b *inputBuilder) add(name string, schema map[string]any, desc string, required bool, src *load.Schema) {
-	if _, ok := schema["description"]; !ok || desc != "" {
+	if old, ok := schema["description"].(string); !ok || desc != "" {
 		if desc == "" {
 			desc = synthDescription(name, src, b.w)
+		}
+		if i := strings.Index(old, "Left out, the API assumes "); i >= 0 && desc != old {
+			desc += " " + old[i:] // the parameter's own text replaces the schema's, not its default
 		}
 		schema["description"] = desc
 	}

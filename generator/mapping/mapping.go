@@ -12,6 +12,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/overrides"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // Config holds the settings that shape the server.
@@ -357,7 +358,7 @@ func (info *opInfo) defaultTool(name string) (ir.Tool, error) {
 	if d, ok := op.Extensions["description"].(string); ok && d != "" {
 		tool.Description = d
 	}
-	setAnnotations(&tool, op.Method)
+	setAnnotations(&tool, &info.call)
 	return tool, nil
 }
 
@@ -383,19 +384,19 @@ func toolDoc(op *load.Operation) []string {
 
 // setAnnotations derives MCP hints from HTTP semantics: GET and HEAD are
 // read-only, DELETE is destructive, PUT and DELETE are idempotent, and
-// every tool reaches an external system.
-func setAnnotations(t *ir.Tool, method string) {
+// every tool reaches an external system. A write that cancels, refunds,
+// reverses or deletes (undoingOperation) is destructive too.
+func setAnnotations(t *ir.Tool, op *runtime.Operation) {
 	t.OpenWorld = true
-	switch method {
-	case "GET", "HEAD", "OPTIONS", "TRACE", "QUERY":
+	switch {
+	case readOnlyMethod(op.Method):
 		// QUERY (OpenAPI 3.2) is safe and idempotent by definition: a GET
 		// with a body.
 		t.ReadOnly, t.Idempotent = true, true
-	case "DELETE":
-		t.Destructive, t.Idempotent = true, true
-	case "PUT":
+	case op.Method == "DELETE", op.Method == "PUT":
 		t.Destructive, t.Idempotent = true, true
 	}
+	t.Destructive = t.Destructive || undoingOperation(op)
 }
 
 // assignGoNames gives each tool a readable, unique Go identifier.

@@ -1,6 +1,9 @@
 package mapping
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
@@ -54,14 +57,15 @@ func TestOneOfKeptOnlyWhenExclusive(t *testing.T) {
 	}
 }
 
-// TestLongUnionLeftToTheAPI: a union of more arms than a schema keeps is
-// not cut (that would refuse the values of the arms cut) but left out,
-// the description saying so.
-func TestLongUnionLeftToTheAPI(t *testing.T) {
+// TestLongUnionNamedForTheModel: a union of more arms than a schema
+// spells out is never cut (that would refuse the values of the arms cut)
+// nor left as a bare description: an input gets a summary naming every
+// variant, with the discriminator kept as an enum; an output the note.
+func TestLongUnionNamedForTheModel(t *testing.T) {
 	var arms []*load.Schema
 	for i := range maxCombinatorArms + 1 {
 		arms = append(arms, &load.Schema{Type: "object", Required: []string{"kind"}, PropertyOrder: []string{"kind"},
-			Properties: map[string]*load.Schema{"kind": {Type: "string", Const: i, HasConst: true}}})
+			Properties: map[string]*load.Schema{"kind": {Type: "string", Const: fmt.Sprintf("k%d", i), HasConst: true}}})
 	}
 	for _, key := range []string{"anyOf", "oneOf"} {
 		s := &load.Schema{}
@@ -70,9 +74,19 @@ func TestLongUnionLeftToTheAPI(t *testing.T) {
 		} else {
 			s.OneOf = arms
 		}
-		out := newSchemaWriter(&load.Document{}, true, nil).convert(s, 0)
-		if out["anyOf"] != nil || out["oneOf"] != nil || out["description"] != "One of 33 shapes the API accepts." {
-			t.Errorf("%s of %d arms: %v", key, len(arms), out)
+		if out := newSchemaWriter(&load.Document{}, false, nil).convert(s, 0); out["anyOf"] != nil || out["oneOf"] != nil || out["description"] != "One of 33 shapes the API accepts." {
+			t.Errorf("output %s of %d arms: %v", key, len(arms), out)
+		}
+		root := map[string]any{"type": "object", "properties": map[string]any{"method": newSchemaWriter(&load.Document{}, true, nil).convert(s, 0)}}
+		summarizeLargeUnions(root)
+		got := root["properties"].(map[string]any)["method"].(map[string]any)
+		desc, _ := got["description"].(string)
+		if got["anyOf"] != nil || got["oneOf"] != nil || !strings.HasPrefix(desc, `One of 33 shapes the API accepts, told apart by "kind": k0, k1,`) || !strings.Contains(desc, "k32.") {
+			t.Errorf("input %s of %d arms: %v", key, len(arms), got)
+		}
+		kind, _ := got["properties"].(map[string]any)["kind"].(map[string]any)
+		if enum, _ := kind["enum"].([]any); len(enum) != 33 || !slices.Equal(asSlice(got["required"]), []any{"kind"}) {
+			t.Errorf("input %s: the discriminator is not kept as an enum: %v", key, got)
 		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 // rewritten input follow it. A one-operation tool whose bindings end up
 // as the identity needs no step and calls its operation directly.
 func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
-	for _, name := range sortedKeys(t.Input) {
+	for _, name := range rewriteOrder(t.Input, in) {
 		f := t.Input[name]
 		fp := path + ".input." + name
 		if f == nil {
@@ -44,7 +44,9 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.
 		}
 		tb.rewriteOne(tool, in, name, f, fp)
 	}
-	if len(tool.Steps) == 1 && tool.Steps[0].ID == "call" && identityBindings(tool.Steps[0].Args) {
+	// Only a one-operation tool has an Op to fall back on: a file's own
+	// step may be named "call" too.
+	if tool.Op != nil && len(tool.Steps) == 1 && tool.Steps[0].ID == "call" && identityBindings(tool.Steps[0].Args) {
 		tool.Steps = nil
 	}
 	if len(tool.Steps) > 0 || len(tool.Actions) > 0 {
@@ -52,9 +54,53 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.
 	}
 }
 
+// rewriteOrder orders the input: keys so that every rewrite composes
+// with every other: a flattened object comes before the fields it lifts
+// (a field of it may be renamed, fixed, dropped or flattened again), and
+// everything else by name.
+func rewriteOrder(fields map[string]*overrides.Field, in *taskInput) []string {
+	names := sortedKeys(fields)
+	known := map[string]bool{}
+	for n := range in.props {
+		known[n] = true
+	}
+	var out []string
+	done := map[string]bool{}
+	for progress := true; progress; {
+		progress = false
+		for _, n := range names {
+			if done[n] || !known[n] {
+				continue
+			}
+			done[n], progress = true, true
+			out = append(out, n)
+			if f := fields[n]; f != nil && f.Flatten {
+				for _, sub := range flattenedNames(in.props[n], in.defs) {
+					known[sub] = true
+				}
+			}
+		}
+	}
+	for _, n := range names {
+		if !done[n] {
+			out = append(out, n) // a new or unknown input: reported in place
+		}
+	}
+	return out
+}
+
+// flattenedNames are the inputs flattening an object input creates.
+func flattenedNames(schema map[string]any, defs map[string]any) []string {
+	props, _ := resolveDef(schema, defs)["properties"].(map[string]any)
+	return sortedKeys(props)
+}
+
 func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *overrides.Field, fp string) {
 	schema := in.props[name]
 	refine(schema, f)
+	if len(f.Variants) > 0 {
+		tb.narrow(in, name, f.Variants, fp+".variants")
+	}
 	tb.checkFieldValues(in, name, f, fp)
 	switch {
 	case f.Required != nil && len(tool.Actions) > 0:
@@ -105,6 +151,30 @@ func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *
 		removeInput(in, name)
 		replaceBindings(tool, from, &ir.Binding{Expr: "${input." + f.Rename + "}"})
 	}
+}
+
+// narrow applies variants: to a union input; a name that matches no
+// variant, or an input that is no union, is an error at the key.
+func (tb *taskBuilder) narrow(in *taskInput, name string, wanted []string, at string) {
+	unknown, known := narrowUnion(in.props[name], in.defs, wanted)
+	switch {
+	case len(known) == 0:
+		tb.problems.Errorf(tb.ov.Pos(at), "remove variants:, or put it on an input whose schema is a oneOf or anyOf", "input %q is not a union of variants", name)
+	case len(unknown) > 0:
+		fix := "name variants by schema name, title or tag value: " + strings.Join(known, ", ")
+		if sug := runtime.Suggest(unknown[0], known); sug != "" {
+			fix = "did you mean " + sug + "?"
+		}
+		tb.problems.Errorf(tb.ov.Pos(at), fix, "input %q has no variant %s", name, joinList(quoted(unknown)))
+	}
+}
+
+func quoted(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // checkFieldValues checks the values the file gives an input (enum,
@@ -208,35 +278,50 @@ func removeInput(in *taskInput, name string) {
 }
 
 // replaceBindings rewrites every binding whose expression is exactly
-// from: with repl (keeping the argument name), or removes it when repl is
-// nil. Templates that mention from get the new expression spliced in.
+// from, at any depth (fields of flattened or bound objects, elements of
+// bound arrays): with repl (keeping the argument name), or removes it
+// when repl is nil. Templates that mention from get the new expression
+// spliced in. An object or array left with no parts is removed too.
 func replaceBindings(tool *ir.Tool, from string, repl *ir.Binding) {
-	fix := func(args []ir.Binding) []ir.Binding {
-		out := args[:0]
-		for _, b := range args {
-			switch {
-			case b.Expr == from && repl == nil:
-				continue
-			case b.Expr == from:
-				nb := *repl
-				nb.Arg = b.Arg
-				b = nb
-			case repl != nil && repl.Expr != "" && strings.Contains(b.Expr, from):
-				b.Expr = strings.ReplaceAll(b.Expr, from, repl.Expr)
-			}
-			out = append(out, b)
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Arg < out[j].Arg })
-		return out
-	}
 	for i := range tool.Steps {
-		tool.Steps[i].Args = fix(tool.Steps[i].Args)
+		tool.Steps[i].Args = replaceIn(tool.Steps[i].Args, from, repl, true)
 	}
 	for i := range tool.Actions {
 		for j := range tool.Actions[i].Steps {
-			tool.Actions[i].Steps[j].Args = fix(tool.Actions[i].Steps[j].Args)
+			tool.Actions[i].Steps[j].Args = replaceIn(tool.Actions[i].Steps[j].Args, from, repl, true)
 		}
 	}
+}
+
+// replaceIn is replaceBindings over one list; named lists (arguments and
+// object fields) stay sorted by name, array elements keep their order.
+func replaceIn(args []ir.Binding, from string, repl *ir.Binding, named bool) []ir.Binding {
+	out := args[:0]
+	for _, b := range args {
+		switch {
+		case b.Expr == from && repl == nil:
+			continue
+		case b.Expr == from:
+			nb := *repl
+			nb.Arg, nb.Required = b.Arg, b.Required
+			b = nb
+		case repl != nil && repl.Expr != "" && strings.Contains(b.Expr, from):
+			b.Expr = strings.ReplaceAll(b.Expr, from, repl.Expr)
+		case len(b.Fields) > 0:
+			if b.Fields = replaceIn(b.Fields, from, repl, true); len(b.Fields) == 0 {
+				continue
+			}
+		case len(b.Items) > 0:
+			if b.Items = replaceIn(b.Items, from, repl, false); len(b.Items) == 0 {
+				continue
+			}
+		}
+		out = append(out, b)
+	}
+	if named {
+		sort.Slice(out, func(i, j int) bool { return out[i].Arg < out[j].Arg })
+	}
+	return out
 }
 
 func identityBindings(args []ir.Binding) bool {

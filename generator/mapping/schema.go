@@ -181,7 +181,14 @@ func (w *schemaWriter) valueKeywords(s *load.Schema, out map[string]any) {
 	if s.HasConst {
 		out["const"] = s.Const
 	}
-	if s.HasDefault && (s.Default != nil || !w.input) {
+	switch {
+	case s.HasDefault && w.input && s.Default != nil:
+		// The API applies its own default: an input schema's default is
+		// what the server sends for a missing argument, and requests
+		// carry only what the caller or the override file set. The model
+		// still learns the default from the description.
+		appendDescription(out, apiDefaultNote(s.Default))
+	case s.HasDefault && !w.input:
 		out["default"] = s.Default
 	}
 	if s.Pattern != "" {
@@ -268,7 +275,9 @@ func (w *schemaWriter) combinators(s *load.Schema, out map[string]any, depth int
 		if len(arms) == 0 {
 			return
 		}
-		if len(arms) > maxCombinatorArms {
+		if len(arms) > maxCombinatorArms && !(w.input && key != "allOf") {
+			// An input union keeps its arms: variants: may narrow it, and
+			// summarizeLargeUnions names what is left unnarrowed.
 			if key != "allOf" {
 				// Cutting a union's arms would refuse the values of those
 				// cut; too many to list, the union is left to the API.
@@ -348,4 +357,10 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// apiDefaultNote tells the model what the API assumes for a value left
+// out (the spec's default, which the server never sends itself).
+func apiDefaultNote(v any) string {
+	return "Left out, the API assumes " + mustMarshal(v) + "."
 }

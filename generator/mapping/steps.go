@@ -62,6 +62,12 @@ func (tb *taskBuilder) binding(in *taskInput, info *opInfo, s *overrides.Step, a
 		tb.problems.Errorf(tb.ov.Pos(pos), fix, "operation %s has no input %q", s.Operation, arg)
 		return ir.Binding{}, false
 	}
+	if holdsReference(s.Args[arg]) {
+		t := bindTarget{label: arg, schema: argSchema, required: info.required[arg], pos: pos}
+		b, ok := tb.structuredBinding(in, info, s, s.Args[arg], t, scope, after)
+		b.Arg = arg
+		return b, ok
+	}
 	expr, err := overrides.ParseExpr(s.Args[arg])
 	if err != nil {
 		return ir.Binding{}, false // reported by the overrides package
@@ -75,19 +81,20 @@ func (tb *taskBuilder) binding(in *taskInput, info *opInfo, s *overrides.Step, a
 		return ir.Binding{Arg: arg, Const: string(c)}, true
 	}
 	for _, ref := range expr.Refs {
-		tb.checkRef(in, info, s, arg, argSchema, ref, expr.Whole, pos, scope, after)
+		tb.checkRef(in, info, s, bindTarget{label: arg, schema: argSchema, required: info.required[arg], pos: pos}, ref, expr.Whole, scope, after)
 	}
 	return ir.Binding{Arg: arg, Expr: expr.Template}, true
 }
 
 // checkRef validates one reference and records what it implies: a new
 // tool input, or a dependency on an earlier step.
-func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, arg string, argSchema map[string]any, ref overrides.Ref, whole bool, pos string, scope stepScope, after map[string]bool) {
-	at := tb.ov.Pos(pos)
+func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, t bindTarget, ref overrides.Ref, whole bool, scope stepScope, after map[string]bool) {
+	at := tb.ov.Pos(t.pos)
+	arg, argSchema := t.label, t.schema
 	switch ref.Root {
 	case "input":
 		name := ref.Path[0]
-		required := info.required[arg] && !s.Optional && s.When == ""
+		required := t.required && !s.Optional && s.When == ""
 		schema := argSchema
 		if !whole {
 			// A template builds the argument from text: the input is a
@@ -96,12 +103,17 @@ func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, 
 			schema = map[string]any{"type": "string"}
 		}
 		in.add(name, schema, required, "")
+		if p := in.props[name]; p != nil && p["description"] == nil && p["$ref"] == nil {
+			// A field of a bound object seldom says what it is; the
+			// model sees it as an input of its own.
+			p["description"] = synthDescriptionText(name, schemaType(p))
+		}
 		if f := tb.ovField(name); f != nil && f.Type != "" && whole && !tb.bindable(f.Type, argSchema, info) {
 			tb.problems.Errorf(at, "make the types agree", "type mismatch: input %q is %s but %s.%s wants %s", name, f.Type, s.Operation, arg, describeSchema(resolveDef(argSchema, info.defs)))
 		}
 	case "identity":
 		if whole {
-			tb.checkIdentityTarget(argSchema, info.defs, ref.Path[0], s.Operation+"."+arg, pos)
+			tb.checkIdentityTarget(argSchema, info.defs, ref.Path[0], s.Operation+"."+arg, t.pos)
 		}
 	case "config":
 		if _, ok := tb.ov.Config[ref.Path[0]]; !ok {

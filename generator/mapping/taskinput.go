@@ -93,6 +93,19 @@ func (in *taskInput) schema() map[string]any {
 	if defs := reachableDefs(props, in.defs); len(defs) > 0 {
 		out["$defs"] = defs
 	}
+	if hasLargeUnion(out) {
+		// Summarise copies: in.props and in.defs stay whole for the
+		// bindings and checks that read them.
+		out = deepCopy(out)
+		summarizeLargeUnions(out)
+		if defs, ok := out["$defs"].(map[string]any); ok {
+			if kept := reachableDefs(out["properties"], defs); len(kept) > 0 {
+				out["$defs"] = kept
+			} else {
+				delete(out, "$defs")
+			}
+		}
+	}
 	return out
 }
 

@@ -84,7 +84,6 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	}
 	before := len(tb.problems.Errors())
 	in := newTaskInput()
-	var methods []string
 	var opTool *opInfo
 	switch {
 	case t.Operation != "":
@@ -93,13 +92,12 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 			return tool, false
 		}
 		tb.operationTool(&tool, in, opTool, t, path)
-		methods = []string{opTool.op.Method}
 	case len(t.Steps) > 0:
-		tool.Steps, methods = tb.steps(in, t.Steps, path+".steps")
+		tool.Steps, _ = tb.steps(in, t.Steps, path+".steps")
 	case len(t.Actions) == 0:
 		tb.pureStateInputs(&tool, in, t, path)
 	default:
-		methods = tb.actions(&tool, in, t, path)
+		tb.actions(&tool, in, t, path)
 	}
 	tb.rewriteInputs(&tool, in, t, path)
 	tb.stateInputs(&tool, in, t, path)
@@ -135,7 +133,8 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	if t.Operation == "" && len(t.Steps) == 0 && len(t.Actions) == 0 {
 		stateAnnotations(&tool, t)
 	} else {
-		taskAnnotations(&tool, methods, t.Annotations)
+		taskAnnotations(&tool, t.Annotations)
+		tb.checkDestructive(&tool, t, path)
 	}
 	return tool, true
 }
@@ -175,11 +174,11 @@ func visibleNotes(notes []paramNote, in *taskInput, t *overrides.Tool) []paramNo
 
 // taskAnnotations derives hints from every operation the tool may call,
 // then applies the file's overrides.
-func taskAnnotations(t *ir.Tool, methods []string, a *overrides.Annotations) {
+func taskAnnotations(t *ir.Tool, a *overrides.Annotations) {
 	t.ReadOnly, t.Idempotent, t.OpenWorld = true, true, true
-	for _, m := range methods {
+	for _, op := range t.Operations() {
 		var one ir.Tool
-		setAnnotations(&one, m)
+		setAnnotations(&one, op)
 		t.ReadOnly = t.ReadOnly && one.ReadOnly
 		t.Idempotent = t.Idempotent && one.Idempotent
 		t.Destructive = t.Destructive || one.Destructive

@@ -206,6 +206,9 @@ func (u *Upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if msg == "" {
 		msg = checkIdentity(u.identity[op.key], r, body, caller)
 	}
+	if msg == "" {
+		msg = unexpanded(r, body)
+	}
 	if msg != "" {
 		u.problem(cs, op.key+": "+msg)
 		writeJSON(w, http.StatusBadRequest, fmt.Sprintf(`{"message":%q}`, "fake upstream: "+msg))
@@ -313,6 +316,30 @@ func checkRequest(op *runtime.Operation, r *http.Request) string {
 		return "missing required request body"
 	}
 	return ""
+}
+
+// unexpanded reports a binding expression that reached the API as text
+// (${input.amount} inside a constant): the request carries a value
+// neither the caller nor the override file gave.
+func unexpanded(r *http.Request, body []byte) string {
+	where := ""
+	switch {
+	case strings.Contains(string(body), "${"):
+		where = "the body"
+	case strings.Contains(r.URL.RawQuery, "${"), strings.Contains(r.URL.RawQuery, "%24%7B"), strings.Contains(r.URL.EscapedPath(), "%24%7B"):
+		where = "the URL"
+	}
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			if strings.Contains(v, "${") {
+				where = "header " + k
+			}
+		}
+	}
+	if where == "" {
+		return ""
+	}
+	return "an unexpanded ${...} expression reached the API in " + where
 }
 
 func hasDeepObject(q map[string][]string, name string) bool {

@@ -112,7 +112,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "desk_call_operation",
 		Name:         "call add_comment",
-		Args:         "{\"arguments\":{\"internal\":false,\"text\":\"example\",\"ticketId\":1},\"name\":\"add_comment\"}",
+		Args:         "{\"arguments\":{\"text\":\"example\",\"ticketId\":1},\"name\":\"add_comment\"}",
 		WantUpstream: true,
 	},
 	{

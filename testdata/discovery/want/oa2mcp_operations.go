@@ -17,8 +17,7 @@ var opAddComment = &runtime.Discoverable{
   "additionalProperties": false,
   "properties": {
     "internal": {
-      "default": false,
-      "description": "The internal, as a boolean.",
+      "description": "Left out, the API assumes false.",
       "type": "boolean"
     },
     "text": {

@@ -203,7 +203,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "list_items",
 		Name:         "normal",
-		Args:         "{\"limit\":20}",
+		Args:         "{}",
 		WantUpstream: true,
 	},
 	{
@@ -215,7 +215,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:      "list_items",
 		Name:      "invalid: wrong type of created_after",
-		Args:      "{\"created_after\":12345,\"limit\":20}",
+		Args:      "{\"created_after\":12345}",
 		WantError: true,
 		WantKind:  "invalid_input",
 		WantText:  []string{"created_after"},
@@ -223,7 +223,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:      "list_items",
 		Name:      "invalid: unknown input",
-		Args:      "{\"limit\":20,\"oa2mcp_unknown_input\":true}",
+		Args:      "{\"oa2mcp_unknown_input\":true}",
 		WantError: true,
 		WantKind:  "invalid_input",
 		WantText:  []string{"oa2mcp_unknown_input"},
@@ -231,7 +231,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "list_items",
 		Name:         "upstream 500",
-		Args:         "{\"limit\":20}",
+		Args:         "{}",
 		Fault:        "status:500",
 		WantError:    true,
 		WantKind:     "upstream_error",
@@ -240,7 +240,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "list_items",
 		Name:         "upstream timeout",
-		Args:         "{\"limit\":20}",
+		Args:         "{}",
 		Fault:        "timeout",
 		WantError:    true,
 		WantKind:     "timeout",
@@ -249,7 +249,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "list_items",
 		Name:         "upstream reset",
-		Args:         "{\"limit\":20}",
+		Args:         "{}",
 		Fault:        "reset",
 		WantError:    true,
 		WantKind:     "connection_failed",
@@ -258,7 +258,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "list_items",
 		Name:         "upstream malformed JSON",
-		Args:         "{\"limit\":20}",
+		Args:         "{}",
 		Fault:        "malformed",
 		WantError:    true,
 		WantKind:     "bad_response",
@@ -267,7 +267,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "list_items",
 		Name:         "upstream oversized body",
-		Args:         "{\"limit\":20}",
+		Args:         "{}",
 		Fault:        "oversized",
 		WantError:    true,
 		WantKind:     "too_large",
@@ -276,7 +276,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "list_items",
 		Name:         "upstream HTML page",
-		Args:         "{\"limit\":20}",
+		Args:         "{}",
 		Fault:        "html",
 		WantError:    true,
 		WantKind:     "bad_response",

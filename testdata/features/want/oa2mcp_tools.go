@@ -134,8 +134,7 @@ var toolListItems = &runtime.Tool{
       "type": "object"
     },
     "limit": {
-      "default": 20,
-      "description": "The limit, as an integer.",
+      "description": "Left out, the API assumes 20.",
       "maximum": 100,
       "minimum": 1,
       "type": "integer"

@@ -127,8 +127,9 @@ var toolPurgeProducts = &runtime.Tool{
   "additionalProperties": false,
   "type": "object"
 }`,
-	OpenWorld: true,
-	Op:        &runtime.Operation{OperationID: "purgeProducts", Method: "PURGE", Path: "/products"},
+	Destructive: true,
+	OpenWorld:   true,
+	Op:          &runtime.Operation{OperationID: "purgeProducts", Method: "PURGE", Path: "/products"},
 }
 
 // toolQueryProducts is the query_products tool.

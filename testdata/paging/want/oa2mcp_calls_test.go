@@ -26,6 +26,12 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "clinic_find_clinicians",
 		Name:         "normal",
+		Args:         "{}",
+		WantUpstream: true,
+	},
+	{
+		Tool:         "clinic_find_clinicians",
+		Name:         "boundary",
 		Args:         "{\"page\":1}",
 		WantUpstream: true,
 	},
@@ -40,7 +46,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:      "clinic_find_clinicians",
 		Name:      "invalid: unknown input",
-		Args:      "{\"oa2mcp_unknown_input\":true,\"page\":1}",
+		Args:      "{\"oa2mcp_unknown_input\":true}",
 		WantError: true,
 		WantKind:  "invalid_input",
 		WantText:  []string{"oa2mcp_unknown_input"},
@@ -48,7 +54,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "clinic_find_clinicians",
 		Name:         "upstream 500",
-		Args:         "{\"page\":1}",
+		Args:         "{}",
 		Fault:        "status:500",
 		WantError:    true,
 		WantKind:     "upstream_error",
@@ -57,7 +63,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "clinic_find_clinicians",
 		Name:         "upstream timeout",
-		Args:         "{\"page\":1}",
+		Args:         "{}",
 		Fault:        "timeout",
 		WantError:    true,
 		WantKind:     "timeout",
@@ -66,7 +72,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "clinic_find_clinicians",
 		Name:         "upstream reset",
-		Args:         "{\"page\":1}",
+		Args:         "{}",
 		Fault:        "reset",
 		WantError:    true,
 		WantKind:     "connection_failed",
@@ -75,7 +81,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "clinic_find_clinicians",
 		Name:         "upstream malformed JSON",
-		Args:         "{\"page\":1}",
+		Args:         "{}",
 		Fault:        "malformed",
 		WantError:    true,
 		WantKind:     "bad_response",
@@ -84,7 +90,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "clinic_find_clinicians",
 		Name:         "upstream oversized body",
-		Args:         "{\"page\":1}",
+		Args:         "{}",
 		Fault:        "oversized",
 		WantError:    true,
 		WantKind:     "too_large",
@@ -93,7 +99,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "clinic_find_clinicians",
 		Name:         "upstream HTML page",
-		Args:         "{\"page\":1}",
+		Args:         "{}",
 		Fault:        "html",
 		WantError:    true,
 		WantKind:     "bad_response",

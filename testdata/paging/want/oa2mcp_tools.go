@@ -16,7 +16,6 @@ var toolClinicFindClinicians = &runtime.Tool{
   "additionalProperties": false,
   "properties": {
     "page": {
-      "default": 1,
       "description": "The page to show, from 1 (pass nextPage.page), e.g. 2.",
       "minimum": 1,
       "type": "integer"
