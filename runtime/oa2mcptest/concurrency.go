@@ -6,15 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
 )
 
 // ConcurrencyCase is one run of HandleStoreConcurrency: Workers
@@ -191,14 +190,5 @@ func runConcurrency(c ConcurrencyCase, stores []runtime.HandleStore) string {
 // replayed.
 func Seed(t testing.TB) uint64 {
 	t.Helper()
-	if s := os.Getenv("OA2MCP_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("$OA2MCP_SEED=%q is not a number", s)
-		}
-		return n
-	}
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d (replay with OA2MCP_SEED=%d)", seed, seed)
-	return seed
+	return testseed.Seed(t)
 }
