@@ -50,6 +50,10 @@ type bucket struct {
 
 const maxBuckets = 10_000
 
+// sharedLimitTimeout bounds what a slow shared store adds to a call
+// before the limit falls back to this process's bucket.
+const sharedLimitTimeout = 300 * time.Millisecond
+
 // defaultBurst is the burst of a limit that states none: a tenth of the
 // calls a minute, at least 1 (what docs/state-and-auth.md promises).
 func defaultBurst(perMinute float64) float64 { return math.Max(1, math.Floor(perMinute/10)) }
@@ -76,7 +80,9 @@ func (l *rateLimiter) take(ctx context.Context, key string) (bool, time.Duration
 		return true, 0
 	}
 	if l.shared != nil {
+		ctx, cancel := context.WithTimeout(ctx, sharedLimitTimeout)
 		ok, wait, err := l.shared.Allow(ctx, l.ns+"rl:"+ownerDigest(key), l.perMinute, int(l.burst))
+		cancel()
 		if err == nil {
 			return ok, wait
 		}

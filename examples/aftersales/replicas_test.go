@@ -24,7 +24,7 @@ type replicaSet struct {
 	ports  []int
 	mu     sync.Mutex
 	procs  []*exec.Cmd
-	stderr []*strings.Builder
+	stderr []*syncBuffer
 }
 
 // newReplicaSet builds the server once and prepares n replicas on free
@@ -44,7 +44,7 @@ func newReplicaSet(t testing.TB, n int, store, baseURL string, callers map[strin
 	if err := os.WriteFile(tokens, []byte(lines.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rs := &replicaSet{t: t, bin: bin, procs: make([]*exec.Cmd, n), stderr: make([]*strings.Builder, n),
+	rs := &replicaSet{t: t, bin: bin, procs: make([]*exec.Cmd, n), stderr: make([]*syncBuffer, n),
 		args: []string{"--transport", "http", "--handle-store", store, "--base-url", baseURL, "--auth-tokens-file", tokens, "--log-level", "warn"},
 		env:  append(os.Environ(), "AFTERSALES_STATE_KEY="+stateKey)}
 	for i := 0; i < n; i++ {
@@ -81,13 +81,13 @@ func (rs *replicaSet) start(i int) {
 	rs.t.Helper()
 	cmd := exec.Command(rs.bin, append(rs.args, "--addr", rs.addr(i))...)
 	cmd.Env = rs.env
-	var errs strings.Builder
-	cmd.Stderr = &lockedWriter{w: &errs}
+	errs := &syncBuffer{}
+	cmd.Stderr = errs
 	if err := cmd.Start(); err != nil {
 		rs.t.Fatal(err)
 	}
 	rs.mu.Lock()
-	rs.procs[i], rs.stderr[i] = cmd, &errs
+	rs.procs[i], rs.stderr[i] = cmd, errs
 	rs.mu.Unlock()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
@@ -116,19 +116,4 @@ func (rs *replicaSet) stopAll() {
 	for i := range rs.procs {
 		rs.kill(i)
 	}
-}
-
-// lockedWriter serialises writes of a process's stderr.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  *strings.Builder
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.w.Len() > 1<<20 {
-		return len(p), nil
-	}
-	return l.w.Write(p)
 }
