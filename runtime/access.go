@@ -66,9 +66,10 @@ func (s *Server) initAccess(spec *ServerDef, opts *Options) error {
 	if err != nil {
 		return fmt.Errorf("$%s_STATE_KEY: %w", prefix, err)
 	}
-	if random && needsState(spec) {
+	if random && needsState(spec) && !sharedStore(store) {
 		s.logger.Debug("request-state key is random for this process; set $" + prefix + "_STATE_KEY to share it across replicas and restarts")
 	}
+	s.checkStateKey(key, random, prefix)
 	s.signer = &stateSigner{key: key, now: s.now}
 	a, err := authOptionsFrom(opts, prefix)
 	if err != nil {
