@@ -213,10 +213,10 @@ func openHandleStore(url string, now func() time.Time, open func(string) (Handle
 		return NewMemoryHandleStore(0, now), nil
 	case open != nil:
 		return open(url)
-	case strings.HasPrefix(url, "redis://") || strings.HasPrefix(url, "rediss://"):
+	case strings.HasPrefix(url, "redis://") || strings.HasPrefix(url, "rediss://") || strings.HasPrefix(url, "redis+") || strings.HasPrefix(url, "rediss+"):
 		return nil, errors.New("this server was generated without the Redis handle store; regenerate with handle_store: redis in the override file's server section, or set Options.OpenHandleStore")
 	}
-	return nil, fmt.Errorf("handle store %q: use memory or a redis:// URL", url)
+	return nil, fmt.Errorf("handle store %q: use memory or a Redis URL (redis://, rediss://, redis+sentinel:// or redis+cluster://)", url)
 }
 
 // handleManager creates and resolves handles for one server.
