@@ -179,15 +179,26 @@ func deployBasket(stats *deployStats, do callFunc, cs *mcp.ClientSession, rng *r
 	}
 	acked := map[string]bool{fmt.Sprintf("%s-%d-0", sub, n): true}
 	unknown := map[string]bool{}
-	for i := 1; i <= 1+rng.IntN(4); i++ {
+	// The adds to one basket go out at once, so that replicas race on it.
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i := 1; i <= 2+rng.IntN(4); i++ {
 		sku := fmt.Sprintf("%s-%d-%d", sub, n, i)
-		switch _, kind := do(cs, "aftersales_add_return_item", map[string]any{"basket_id": basket, "order_id": "O-100001", "sku": sku, "quantity": 1}); kind {
-		case "ok":
-			acked[sku] = true
-		case "transport":
-			unknown[sku] = true // the replica may have stored it before dying
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, kind := do(cs, "aftersales_add_return_item", map[string]any{"basket_id": basket, "order_id": "O-100001", "sku": sku, "quantity": 1})
+			mu.Lock()
+			defer mu.Unlock()
+			switch kind {
+			case "ok":
+				acked[sku] = true
+			case "transport":
+				unknown[sku] = true // the replica may have stored it before dying
+			}
+		}()
 	}
+	wg.Wait()
 	var got result
 	for try := 0; try < 5; try++ {
 		if got, kind = do(cs, "aftersales_get_return_basket", map[string]any{"basket_id": basket}); kind == "ok" {
@@ -258,10 +269,10 @@ func deployFlow(stats *deployStats, do callFunc, direct []*mcp.ClientSession, al
 		stats.record("transport", time.Since(began))
 	case res.IsError && strings.Contains(textOf(res), "declined"):
 		stats.record("flow_done", time.Since(began))
-	case res.IsError && strings.Contains(textOf(res), "retryable"):
-		stats.record("retryable", time.Since(began))
 	case res.IsError && strings.Contains(textOf(res), "Too many calls"):
 		stats.record("rate_limited", time.Since(began))
+	case res.IsError && strings.Contains(textOf(res), "retryable"):
+		stats.record("retryable", time.Since(began))
 	default:
 		stats.problem("%s: flow started on replica %d, answered on %d: %s", sub, a, b, textOf(res))
 	}
