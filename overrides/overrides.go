@@ -102,7 +102,7 @@ type CreatesHandle struct {
 type RateLimit struct {
 	// PerMinute is the sustained number of calls per caller per minute.
 	PerMinute float64 `yaml:"per_minute" json:"per_minute"`
-	// Burst is how many calls may come at once (default: PerMinute/6, at
+	// Burst is how many calls may come at once (default: PerMinute/10, at
 	// least 1).
 	Burst int `yaml:"burst" json:"burst"`
 }

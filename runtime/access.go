@@ -66,9 +66,10 @@ func (s *Server) initAccess(spec *ServerDef, opts *Options) error {
 	if err != nil {
 		return fmt.Errorf("$%s_STATE_KEY: %w", prefix, err)
 	}
-	if random && needsState(spec) {
+	if random && needsState(spec) && !sharedStore(store) {
 		s.logger.Debug("request-state key is random for this process; set $" + prefix + "_STATE_KEY to share it across replicas and restarts")
 	}
+	s.checkStateKey(key, random, prefix)
 	s.signer = &stateSigner{key: key, now: s.now}
 	a, err := authOptionsFrom(opts, prefix)
 	if err != nil {
@@ -79,7 +80,7 @@ func (s *Server) initAccess(spec *ServerDef, opts *Options) error {
 			return fmt.Errorf("authentication: %w", err)
 		}
 	}
-	s.rate = newRateLimiter(spec.RateLimit, s.now)
+	s.rate = s.newRateLimiter(spec.RateLimit)
 	s.insecureNoAuth = opts.InsecureNoAuth
 	for _, h := range spec.PassHeaders {
 		s.passHeaders = append(s.passHeaders, http.CanonicalHeaderKey(h))
@@ -88,6 +89,13 @@ func (s *Server) initAccess(spec *ServerDef, opts *Options) error {
 		s.stdioClaims = parseCaller(f).AllClaims()
 	}
 	return nil
+}
+
+// newRateLimiter makes a limiter for r, shared through the handle store
+// when it keeps rate limits.
+func (s *Server) newRateLimiter(r *RateLimit) *rateLimiter {
+	shared, _ := s.handles.store.(RateStore)
+	return newRateLimiter(r, s.now, shared, s.handles.ns, s.logger)
 }
 
 func needsState(spec *ServerDef) bool {
@@ -177,7 +185,7 @@ func (s *Server) bindAccess(bt *boundTool) error {
 	if ho := ts.CreatesHandle; ho != nil && s.handles.types[ho.Type] == nil {
 		return fmt.Errorf("creates unknown handle type %q", ho.Type)
 	}
-	bt.rate = newRateLimiter(ts.RateLimit, s.now)
+	bt.rate = s.newRateLimiter(ts.RateLimit)
 	bt.claims = ts.IdentityClaims()
 	return nil
 }
@@ -278,7 +286,7 @@ func (s *Server) admit(ctx context.Context, bt *boundTool, ti *auth.TokenInfo) (
 	if limiter == nil {
 		limiter, scope = s.rate, "this server"
 	}
-	if ok, wait := limiter.take(bt.spec.Name + "\x00" + sub); !ok {
+	if ok, wait := limiter.take(ctx, bt.spec.Name+"\x00"+sub); !ok {
 		secs := int(math.Ceil(wait.Seconds()))
 		return ctx, "", &callError{kind: KindRateLimited, retryable: true, retryAfter: secs,
 			msg: fmt.Sprintf("Too many calls: %s allows %s calls per minute per caller. Wait %d seconds before calling again.", scope, trimFloat(limiter.rate*60), secs)}

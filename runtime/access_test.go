@@ -80,25 +80,25 @@ func TestHandleLifecycleFixedAndSliding(t *testing.T) {
 
 func TestRateLimiterBucket(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1_000_000, 0)}
-	l := newRateLimiter(&RateLimit{PerMinute: 60, Burst: 2}, clk.now)
+	l := newRateLimiter(&RateLimit{PerMinute: 60, Burst: 2}, clk.now, nil, "", nil)
 	for i := 0; i < 2; i++ {
-		if ok, _ := l.take("a"); !ok {
+		if ok, _ := l.take(context.Background(), "a"); !ok {
 			t.Fatal("burst refused")
 		}
 	}
-	ok, wait := l.take("a")
+	ok, wait := l.take(context.Background(), "a")
 	if ok || wait != time.Second {
 		t.Fatalf("over budget: %v %v", ok, wait)
 	}
-	if ok, _ := l.take("b"); !ok {
+	if ok, _ := l.take(context.Background(), "b"); !ok {
 		t.Error("other caller limited")
 	}
 	clk.t = clk.t.Add(time.Second)
-	if ok, _ := l.take("a"); !ok {
+	if ok, _ := l.take(context.Background(), "a"); !ok {
 		t.Error("no refill")
 	}
 	var nilLimiter *rateLimiter
-	if ok, _ := nilLimiter.take("x"); !ok {
+	if ok, _ := nilLimiter.take(context.Background(), "x"); !ok {
 		t.Error("nil limiter refuses")
 	}
 }

@@ -31,6 +31,18 @@ type HandleStore interface {
 	Put(ctx context.Context, key string, rec HandleRecord, ttl time.Duration) error
 	// Get returns the record under key; false when unknown or expired.
 	Get(ctx context.Context, key string) (HandleRecord, bool, error)
+	// Update replaces the record under key with what fn makes of it,
+	// atomically: a write by anyone between the read and the write makes
+	// the store run fn again on the newer record (Redis) or cannot happen
+	// (memory), so no concurrent update is lost. fn may run more than once
+	// and must have no other effect; its error is returned unchanged and
+	// nothing is written. false (fn not run) when the key is unknown.
+	Update(ctx context.Context, key string, fn UpdateFunc) (HandleRecord, bool, error)
+	// Renew moves the expiry of the record under key to expires (Unix
+	// milliseconds, stored in the record) and its time to live to ttl,
+	// leaving the rest of the record as it is now: a renewal never writes
+	// back a value it read. false when the key is unknown.
+	Renew(ctx context.Context, key string, expires int64, ttl time.Duration) (bool, error)
 	// Once records key for ttl and reports whether it was new; it makes
 	// one-time tokens (requestState) single use across replicas.
 	Once(ctx context.Context, key string, ttl time.Duration) (bool, error)
@@ -38,6 +50,9 @@ type HandleStore interface {
 	Delete(ctx context.Context, key string) error
 	Close() error
 }
+
+// UpdateFunc computes the replacement of a record and its time to live.
+type UpdateFunc func(cur HandleRecord) (next HandleRecord, ttl time.Duration, err error)
 
 // HandleRecord is what a handle names.
 type HandleRecord struct {
@@ -118,17 +133,53 @@ func (m *memoryStore) put(key string, rec HandleRecord, ttl time.Duration) {
 func (m *memoryStore) Get(_ context.Context, key string) (HandleRecord, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if e := m.live(key); e != nil {
+		return e.rec, true, nil
+	}
+	return HandleRecord{}, false, nil
+}
+
+func (m *memoryStore) Update(_ context.Context, key string, fn UpdateFunc) (HandleRecord, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.live(key)
+	if e == nil {
+		return HandleRecord{}, false, nil
+	}
+	next, ttl, err := fn(e.rec)
+	if err != nil {
+		return HandleRecord{}, true, err
+	}
+	m.put(key, next, ttl)
+	return next, true, nil
+}
+
+func (m *memoryStore) Renew(_ context.Context, key string, expires int64, ttl time.Duration) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.live(key)
+	if e == nil {
+		return false, nil
+	}
+	e.rec.Expires, e.expires = expires, m.now().Add(ttl)
+	m.lru.MoveToFront(m.items[key])
+	return true, nil
+}
+
+// live returns the unexpired entry under key, dropping an expired one;
+// m.mu is held.
+func (m *memoryStore) live(key string) *memEntry {
 	el, ok := m.items[key]
 	if !ok {
-		return HandleRecord{}, false, nil
+		return nil
 	}
 	e := el.Value.(*memEntry)
 	if !m.now().Before(e.expires) {
 		m.lru.Remove(el)
 		delete(m.items, key)
-		return HandleRecord{}, false, nil
+		return nil
 	}
-	return e.rec, true, nil
+	return e
 }
 
 func (m *memoryStore) Once(_ context.Context, key string, ttl time.Duration) (bool, error) {
@@ -162,10 +213,10 @@ func openHandleStore(url string, now func() time.Time, open func(string) (Handle
 		return NewMemoryHandleStore(0, now), nil
 	case open != nil:
 		return open(url)
-	case strings.HasPrefix(url, "redis://") || strings.HasPrefix(url, "rediss://"):
+	case strings.HasPrefix(url, "redis://") || strings.HasPrefix(url, "rediss://") || strings.HasPrefix(url, "redis+") || strings.HasPrefix(url, "rediss+"):
 		return nil, errors.New("this server was generated without the Redis handle store; regenerate with handle_store: redis in the override file's server section, or set Options.OpenHandleStore")
 	}
-	return nil, fmt.Errorf("handle store %q: use memory or a redis:// URL", url)
+	return nil, fmt.Errorf("handle store %q: use memory or a Redis URL (redis://, rediss://, redis+sentinel:// or redis+cluster://)", url)
 }
 
 // handleManager creates and resolves handles for one server.
@@ -174,9 +225,6 @@ type handleManager struct {
 	types map[string]*HandleType
 	now   func() time.Time
 	ns    string // key namespace: "oa2mcp:SERVER:"
-	// mu serialises state updates (read-modify-write) on this replica.
-	mu sync.Mutex
-	// prefixOf names the tool prefix for error text.
 }
 
 func newHandleManager(spec *ServerDef, store HandleStore, now func() time.Time) *handleManager {
@@ -295,11 +343,11 @@ func (h *handleManager) resolve(ctx context.Context, in HandleInput, arg any, ow
 				in.Type, v, creatorsText(t))}
 	}
 	if !t.Fixed {
+		// Only the expiry moves: writing back the record read above would
+		// erase a state update made since.
 		ttl := lifetimeOf(t)
-		rec.Expires = now.Add(ttl).UnixMilli()
-		if err := h.store.Put(ctx, h.key(v), rec, ttl); err != nil {
-			return nil, &callError{kind: KindUnavailable, retryable: true, retryAfter: retryAfterUnknown,
-				msg: "The handle store of this server is not reachable. Retry in a few seconds."}
+		if _, err := h.store.Renew(ctx, h.key(v), now.Add(ttl).UnixMilli(), ttl); err != nil {
+			return nil, storeUnavailable()
 		}
 	}
 	dec := json.NewDecoder(strings.NewReader(string(rec.Value)))

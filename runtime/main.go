@@ -135,7 +135,7 @@ func parseFlags(spec *ServerDef, args []string, stderr io.Writer) (*mainConfig, 
 	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "timeout of each tool call, retries included (tools may set their own)")
 	fs.IntVar(&cfg.maxConcurrent, "max-concurrent", orDefault(spec.MaxConcurrent, defaultMaxConcurrent), "upstream calls in flight at most, server-wide")
 	prefix := envPrefix(spec)
-	fs.StringVar(&cfg.handleStore, "handle-store", "", "handle store: memory or redis://HOST:PORT/DB (default $"+prefix+"_HANDLE_STORE, else memory)")
+	fs.StringVar(&cfg.handleStore, "handle-store", "", "handle store: memory, or a Redis URL: redis://HOST:PORT/DB, rediss:// (TLS), redis+sentinel://S1:P1,S2:P2/DB?master=NAME or redis+cluster://N1:P1,N2:P2 (default $"+prefix+"_HANDLE_STORE, else memory)")
 	fs.StringVar(&cfg.tokensFile, "auth-tokens-file", "", "require bearer tokens on HTTP: file of TOKEN SUBJECT [SCOPE...] lines (also $"+prefix+"_AUTH_TOKENS_FILE)")
 	fs.StringVar(&cfg.jwks, "auth-jwks", "", "require bearer JWTs (RS256/ES256) signed by this JWKS URL or file (also $"+prefix+"_AUTH_JWKS)")
 	fs.StringVar(&cfg.issuer, "auth-issuer", "", "required iss claim of JWTs (also $"+prefix+"_AUTH_ISSUER)")

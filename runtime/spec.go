@@ -124,8 +124,8 @@ type Ask struct {
 	Schema string
 }
 
-// RateLimit is a token bucket per caller: PerMinute calls per minute
-// sustained, Burst at once.
+// RateLimit limits the calls of each caller: PerMinute calls per minute
+// sustained, Burst at once (0: a tenth of PerMinute, at least 1).
 type RateLimit struct {
 	PerMinute float64
 	Burst     int

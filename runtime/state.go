@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -57,42 +58,57 @@ func storeUnavailable() *callError {
 		msg: "The handle store of this server is not reachable. Retry in a few seconds."}
 }
 
-// updateState applies fn to the state of handle v under the manager's
-// lock (read-modify-write; concurrent updates on one replica never lose a
-// change) and stores it, keeping the record's expiry.
+// updateState applies fn to the state of handle v and stores it,
+// keeping the record's expiry, as one atomic update of the store: any
+// number of concurrent updates, on any replica, each keep their change.
 func (h *handleManager) updateState(ctx context.Context, t *HandleType, v, owner string, fn func(map[string]any)) (map[string]any, *callError) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	rec, ok, err := h.store.Get(ctx, h.key(v))
-	if err != nil {
+	var state map[string]any
+	_, found, err := h.store.Update(ctx, h.key(v), func(rec HandleRecord) (HandleRecord, time.Duration, error) {
+		now := h.now()
+		if rec.Type != t.Name || rec.Owner != owner || now.UnixMilli() >= rec.Expires {
+			return rec, 0, stateGone(t, v)
+		}
+		state = decodeState(rec.Value)
+		fn(state)
+		raw, err := json.Marshal(state)
+		if err != nil {
+			return rec, 0, inputFailure("Invalid arguments: the values cannot be stored. Call again with plain values.")
+		}
+		if len(raw) > maxStateBytes {
+			return rec, 0, &callError{kind: KindTooLarge, retryAfter: retryAfterUnknown,
+				msg: fmt.Sprintf("The %s handle %s would hold more than %s; it was not changed. Finish with what it holds, or start a new one.", t.Name, v, byteSize(maxStateBytes))}
+		}
+		rec.Value = raw
+		return rec, time.UnixMilli(rec.Expires).Sub(now), nil
+	})
+	var cerr *callError
+	switch {
+	case errors.As(err, &cerr):
+		return nil, cerr
+	case err != nil:
 		return nil, storeUnavailable()
+	case !found:
+		return nil, stateGone(t, v)
 	}
-	now := h.now()
-	if !ok || rec.Type != t.Name || rec.Owner != owner || now.UnixMilli() >= rec.Expires {
-		// resolve checked it moments ago: it expired or was consumed since.
-		return nil, &callError{kind: KindNotFound, retryAfter: retryAfterUnknown,
-			msg: fmt.Sprintf("The %s handle %s is unknown or has expired. Get a new one with %s, then call again with it.", t.Name, v, creatorsText(t))}
-	}
+	return state, nil
+}
+
+// stateGone is the error for a state handle that resolve checked moments
+// ago and that expired or was consumed since.
+func stateGone(t *HandleType, v string) *callError {
+	return &callError{kind: KindNotFound, retryAfter: retryAfterUnknown,
+		msg: fmt.Sprintf("The %s handle %s is unknown or has expired. Get a new one with %s, then call again with it.", t.Name, v, creatorsText(t))}
+}
+
+// decodeState decodes a stored state; an unreadable one starts empty.
+func decodeState(raw json.RawMessage) map[string]any {
 	state := map[string]any{}
-	dec := json.NewDecoder(strings.NewReader(string(rec.Value)))
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.UseNumber()
 	if dec.Decode(&state) != nil || state == nil {
 		state = map[string]any{}
 	}
-	fn(state)
-	raw, err := json.Marshal(state)
-	if err != nil {
-		return nil, inputFailure("Invalid arguments: the values cannot be stored. Call again with plain values.")
-	}
-	if len(raw) > maxStateBytes {
-		return nil, &callError{kind: KindTooLarge, retryAfter: retryAfterUnknown,
-			msg: fmt.Sprintf("The %s handle %s would hold more than %s; it was not changed. Finish with what it holds, or start a new one.", t.Name, v, byteSize(maxStateBytes))}
-	}
-	rec.Value = raw
-	if err := h.store.Put(ctx, h.key(v), rec, time.UnixMilli(rec.Expires).Sub(now)); err != nil {
-		return nil, storeUnavailable()
-	}
-	return state, nil
+	return state
 }
 
 // runState runs a pure state tool: it creates or updates the state handle

@@ -3,9 +3,13 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
 )
 
 // stateSpec adds a state handle type (a basket) and its tools to the test
@@ -123,5 +127,66 @@ func TestMemoryStoreDelete(t *testing.T) {
 	st.Delete(ctx, "missing")
 	if _, ok, _ := st.Get(ctx, "k"); ok {
 		t.Error("deleted record still there")
+	}
+}
+
+// TestStateUpdatesConcurrent: two handle managers (two servers of one
+// process) sharing the memory store update one state handle at random
+// while others resolve it (renewing its expiry); every update that
+// returned without error is in the state exactly once.
+func TestStateUpdatesConcurrent(t *testing.T) {
+	seed := testseed.Seed(t)
+	spec := &ServerDef{Name: "x", Handles: []HandleType{{Name: "basket", Prefix: "bsk_", LifetimeSeconds: 3600, State: true}}}
+	store := NewMemoryHandleStore(0, nil)
+	hms := []*handleManager{newHandleManager(spec, store, time.Now), newHandleManager(spec, store, time.Now)}
+	ctx := context.Background()
+	owner := ownerDigest("u1")
+	typ := hms[0].types["basket"]
+	v, err := hms[0].create(ctx, typ, owner, map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	acked := map[int]bool{}
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(seed, uint64(w)))
+			for i := 0; i < 50; i++ {
+				hm := hms[rng.IntN(2)]
+				if rng.IntN(3) == 0 {
+					hm.resolve(ctx, HandleInput{Arg: "b", Type: "basket"}, v, owner)
+					continue
+				}
+				id := w*1000 + i
+				if _, cerr := hm.updateState(ctx, typ, v, owner, func(st map[string]any) {
+					arr, _ := st["items"].([]any)
+					st["items"] = append(arr, id)
+				}); cerr == nil {
+					mu.Lock()
+					acked[id] = true
+					mu.Unlock()
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	rec, _, _ := store.Get(ctx, hms[0].key(v))
+	var st struct{ Items []int }
+	json.Unmarshal(rec.Value, &st)
+	seen := map[int]int{}
+	for _, id := range st.Items {
+		seen[id]++
+	}
+	lost := 0
+	for id := range acked {
+		if seen[id] != 1 {
+			lost++
+		}
+	}
+	if lost > 0 || len(st.Items) != len(acked) {
+		t.Fatalf("seed %d: %d updates acknowledged, %d stored, %d lost", seed, len(acked), len(st.Items), lost)
 	}
 }

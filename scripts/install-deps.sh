@@ -26,3 +26,16 @@ if ! command -v redis-server >/dev/null 2>&1; then
 else
   echo "redis-server: $(command -v redis-server)"
 fi
+
+# nginx (Debian package) as the load balancer of the deployment test in
+# examples/aftersales (three replicas behind it); the test starts its own
+# instance on loopback. Sentinel and Cluster tests use redis-server itself
+# (--sentinel, --cluster-enabled) and redis-cli, both from redis-server.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  echo "nginx: installing the Debian package"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=sudo; fi
+  $SUDO apt-get update && $SUDO apt-get install -y --no-install-recommends nginx
+else
+  echo "nginx: $(command -v nginx || echo /usr/sbin/nginx)"
+fi

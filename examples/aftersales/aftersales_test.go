@@ -190,11 +190,21 @@ type result struct {
 
 func callTool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) result {
 	t.Helper()
+	r, err := tryCall(cs, name, args)
+	if err != nil {
+		t.Fatalf("%s: protocol error: %v", name, err)
+	}
+	return r
+}
+
+// tryCall calls a tool (30 s at most), for goroutines that must not stop
+// the test: a protocol error is returned.
+func tryCall(cs *mcp.ClientSession, name string, args map[string]any) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
-		t.Fatalf("%s: protocol error: %v", name, err)
+		return result{isError: true, text: err.Error()}, err
 	}
 	r := result{isError: res.IsError, raw: res}
 	for _, c := range res.Content {
@@ -205,7 +215,7 @@ func callTool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]
 	if r.text != "" && !res.IsError {
 		json.Unmarshal([]byte(r.text), &r.data)
 	}
-	return r
+	return r, nil
 }
 
 func (r result) str(key string) string { s, _ := r.data[key].(string); return s }
