@@ -28,6 +28,18 @@ func (t *Tool) StepsFor(action string) []Step {
 	return t.Steps
 }
 
+// OutputFor is the output shaping of a call of the action named: the
+// action's own, or the tool's when the action has none (or the tool has
+// no such action).
+func (t *Tool) OutputFor(action string) *Output {
+	for _, a := range t.Actions {
+		if a.Name == action && a.Output != nil {
+			return a.Output
+		}
+	}
+	return t.Output
+}
+
 // Operations are the upstream operations the tool may call: its own, then
 // those of its steps and actions.
 func (t *Tool) Operations() []*Operation {

@@ -12,13 +12,14 @@ import (
 	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
-// rewriteInputs applies the tool's input: section: renames, hidden
-// values, drops, flattening and schema refinements. Bindings that read a
-// rewritten input follow it. A one-operation tool whose bindings end up
-// as the identity needs no step and calls its operation directly.
-func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
-	for _, name := range sortedKeys(t.Input) {
-		f := t.Input[name]
+// rewriteInputs applies an input: section (a tool's, or one action's,
+// at path): renames, hidden values, drops, flattening and schema
+// refinements. Bindings that read a rewritten input follow it. A
+// one-operation tool whose bindings end up as the identity needs no step
+// and calls its operation directly.
+func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, fields map[string]*overrides.Field, toolName, path string) {
+	for _, name := range sortedKeys(fields) {
+		f := fields[name]
 		fp := path + ".input." + name
 		if f == nil {
 			continue
@@ -39,7 +40,7 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.
 			if s := runtime.Suggest(name, sortedKeys(in.props)); s != "" {
 				fix = "did you mean " + s + "?"
 			}
-			tb.problems.Errorf(tb.ov.Pos(fp), fix, "tool %q has no input %q", t.Name, name)
+			tb.problems.Errorf(tb.ov.Pos(fp), fix, "tool %q has no input %q", toolName, name)
 			continue
 		}
 		tb.rewriteOne(tool, in, name, f, fp)
@@ -100,6 +101,11 @@ func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *
 		in.props[f.Rename], in.required[f.Rename] = schema, in.required[name]
 		if v, ok := in.explicit[name]; ok {
 			in.explicit[f.Rename] = v
+		}
+		for _, m := range in.actionExplicit {
+			if v, ok := m[name]; ok {
+				m[f.Rename] = v
+			}
 		}
 		in.flatRequired[f.Rename] = in.flatRequired[name]
 		removeInput(in, name)
@@ -205,6 +211,9 @@ func removeInput(in *taskInput, name string) {
 	delete(in.required, name)
 	delete(in.explicit, name)
 	delete(in.flatRequired, name)
+	for _, m := range in.actionExplicit {
+		delete(m, name)
+	}
 }
 
 // replaceBindings rewrites every binding whose expression is exactly

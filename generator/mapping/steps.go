@@ -37,6 +37,13 @@ func (tb *taskBuilder) steps(in *taskInput, steps []*overrides.Step, path string
 			}
 		}
 		tb.checkRequiredArgs(info, s, sp)
+		if !s.Optional && s.When == "" {
+			// A write needs what it writes (an empty PUT means
+			// nothing); required: false in the file says otherwise.
+			for _, name := range info.emptyWriteInputs(step.Args) {
+				in.required[name] = true
+			}
+		}
 		if s.When != "" {
 			in.add(s.When, map[string]any{"type": "boolean", "description": fmt.Sprintf("Set to true to also run the %s step.", s.ID)}, false, "")
 		}
@@ -254,11 +261,14 @@ func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, 
 			act.Steps, ms = tb.steps(sub, a.Steps, ap+".steps")
 			methods = append(methods, ms...)
 		}
+		// The action's own input: rewrites only its own inputs and
+		// bindings, before the tool's input: applies to all actions.
+		one := &ir.Tool{}
+		one.Actions = []ir.Action{act}
+		tb.rewriteInputs(one, sub, a.Input, t.Name, ap)
+		act = one.Actions[0]
 		act.Required = sub.requiredNames()
-		for _, n := range sortedKeys(sub.props) {
-			in.add(n, sub.props[n], false, name)
-		}
-		in.mergeDefs(sub.defs)
+		in.mergeAction(name, sub)
 		tool.Actions = append(tool.Actions, act)
 		lines = append(lines, fmt.Sprintf("%s: %s", name, strings.TrimSuffix(act.Description, ".")))
 	}

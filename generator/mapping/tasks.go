@@ -101,7 +101,7 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	default:
 		methods = tb.actions(&tool, in, t, path)
 	}
-	tb.rewriteInputs(&tool, in, t, path)
+	tb.rewriteInputs(&tool, in, t.Input, t.Name, path)
 	tb.stateInputs(&tool, in, t, path)
 	if opTool != nil {
 		// The operation's own description, for a file that gives none,
@@ -110,11 +110,9 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 		tool.Description = toolDescription(opTool.op, visibleNotes(opTool.in.descs, in, t), opTool.in.w)
 	}
 	tool.Output = tb.output(t.Output)
-	normalizePaths(&tool)
-	tb.checkOutputPaths(&tool, in, t, path)
-	tb.checkHints(&tool, in, t, path)
-	tb.pageMode(&tool, t, path)
-	tb.finishActions(&tool, in, t.Confirm)
+	results := tb.shapedResults(&tool, t, path)
+	tb.shapeResults(results, in)
+	tb.finishActions(&tool, in, t)
 	if len(tb.problems.Errors()) > before {
 		// The handle and confirm checks read only the file and the
 		// inputs: run them too, so one run reports the tool's problems.
@@ -127,7 +125,7 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 		return tool, false
 	}
 	tool.InputSchema = schemaJSON
-	tool.OutputSchema = tb.outputSchema(&tool, tb.stepInfos(tool.Steps))
+	tb.setOutputSchemas(&tool, results)
 	tb.describe(&tool, in, t, methods)
 	tb.stateTool(&tool, in, t, path)
 	if t.Operation == "" && len(t.Steps) == 0 && len(t.Actions) == 0 {
@@ -250,32 +248,6 @@ func (tb *taskBuilder) describe(tool *ir.Tool, in *taskInput, t *overrides.Tool,
 	if len(tool.Doc) == 0 {
 		tool.Doc = []string{"Task tool from the override file; calls " + strings.Join(methods, ", ") + " operations."}
 	}
-}
-
-// normalizePaths rewrites result paths written in binding style
-// ("steps.ID.body.FIELD") into paths of the merged result ("ID.FIELD",
-// or "FIELD" when the tool has one step), so both spellings work.
-func normalizePaths(tool *ir.Tool) {
-	if tool.Output == nil {
-		return
-	}
-	single := len(tool.Steps) <= 1
-	fix := func(p string) string {
-		rest, ok := strings.CutPrefix(p, "steps.")
-		if !ok {
-			return p
-		}
-		id, tail, _ := strings.Cut(rest, ".")
-		tail = strings.TrimPrefix(strings.TrimPrefix(tail, "body"), ".")
-		if single {
-			return tail
-		}
-		return strings.TrimSuffix(id+"."+tail, ".")
-	}
-	for i := range tool.Output.Pick {
-		tool.Output.Pick[i].Path = fix(tool.Output.Pick[i].Path)
-	}
-	tool.Output.ListPath = fix(tool.Output.ListPath)
 }
 
 // stepInfos maps step ids to the operations they call.
