@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
@@ -175,8 +176,7 @@ func schemaAt(w *schemaWriter, s *load.Schema, path string) *load.Schema {
 		return nil
 	}
 	if name != "" {
-		props, _, _, _ := (&inputBuilder{w: w}).objectShape(r)
-		r = w.resolve(props[name])
+		r = w.resolve(fieldSchema(w, r, name))
 		if r == nil {
 			return nil
 		}
@@ -189,6 +189,39 @@ func schemaAt(w *schemaWriter, s *load.Schema, path string) *load.Schema {
 		return inner
 	}
 	return schemaAt(w, r, rest)
+}
+
+// fieldSchema is the schema of field name of the object s: its
+// property (allOf parts merged) or, for a oneOf or anyOf, each variant's,
+// joined as an anyOf when they differ. Nil where the schema does not say
+// or a variant lacks the field: a pick through a union keeps the types
+// its variants give it instead of becoming {}.
+func fieldSchema(w *schemaWriter, s *load.Schema, name string) *load.Schema {
+	r := w.resolve(s)
+	if r == nil {
+		return nil
+	}
+	if p := w.merged(r).props[name]; p != nil {
+		return p
+	}
+	arms := append(append([]*load.Schema(nil), r.OneOf...), r.AnyOf...)
+	if len(arms) == 0 {
+		return nil
+	}
+	var subs []*load.Schema
+	for _, a := range arms {
+		sub := fieldSchema(w, a, name)
+		if sub == nil {
+			return nil
+		}
+		if !slices.ContainsFunc(subs, func(x *load.Schema) bool { return x == sub || x.Ref != "" && x.Ref == sub.Ref }) {
+			subs = append(subs, sub)
+		}
+	}
+	if len(subs) == 1 {
+		return subs[0]
+	}
+	return &load.Schema{AnyOf: subs}
 }
 
 // lenient drops required and additionalProperties: false from every
