@@ -54,6 +54,28 @@ func (tb *taskBuilder) shapeResults(results []*shaped, in *taskInput) {
 		tb.checkOutputPaths(u, in)
 		tb.checkHints(u, in)
 		tb.pageMode(u)
+		pageBounds(u.out, in)
+	}
+}
+
+// pageBounds gives a page input the lower bound its paging kind has
+// (an offset from 0, a page number from 1) unless the file gave one:
+// a negative offset must be refused, not sent.
+func pageBounds(o *ir.Output, in *taskInput) {
+	if o == nil || o.Limit <= 0 || o.PageInput == "" {
+		return
+	}
+	p := in.props[o.PageInput]
+	if p == nil || p["minimum"] != nil || p["exclusiveMinimum"] != nil {
+		return
+	}
+	if t := schemaType(p); t != "integer" && t != "number" {
+		return
+	}
+	if o.PageNumbers {
+		p["minimum"] = 1
+	} else {
+		p["minimum"] = 0
 	}
 }
 

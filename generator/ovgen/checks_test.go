@@ -115,6 +115,19 @@ func (h *harness) checkTool(p *plan, i int, tp *toolPlan, tool *ir.Tool, st *sta
 		out = append(out, failure{inv, fmt.Sprintf("tool %s: ", tool.Name) + fmt.Sprintf(format, a...)})
 	}
 	forbidden := h.forbidden(tp, tool)
+	if tp.op != nil {
+		var in struct {
+			Properties map[string]map[string]any `json:"properties"`
+		}
+		json.Unmarshal([]byte(tool.InputSchema), &in)
+		for name, prm := range tp.op.params {
+			p := in.Properties[name]
+			if prm.Required && p != nil && p["type"] == "array" && p["minItems"] == nil {
+				st.checks++
+				fail("a required list input takes at least one item", "%s is %v", name, p)
+			}
+		}
+	}
 	for _, u := range units(tp) {
 		args, ok := h.normalArgs(tool.Name, u.action)
 		if !ok {
@@ -395,6 +408,16 @@ func untyped(s, root map[string]any) bool {
 // false exactly on the last page.
 func (h *harness) checkPaging(tool *ir.Tool, u unit, args map[string]any, st *stats) []failure {
 	l := u.out.list
+	if l.pageInput != "" {
+		var in struct {
+			Properties map[string]map[string]any `json:"properties"`
+		}
+		json.Unmarshal([]byte(tool.InputSchema), &in)
+		st.checks++
+		if p := in.Properties[l.pageInput]; p != nil && p["minimum"] == nil && p["$ref"] == nil {
+			return []failure{{"a page input has the lower bound of its kind", fmt.Sprintf("tool %s: %s is %v", tool.Name, l.pageInput, p)}}
+		}
+	}
 	base, _ := runtime.DecodeJSON(h.ir.UpstreamResponses[l.opKey].Body)
 	var item any = map[string]any{}
 	if list, ok := lookupList(base, l.rel); ok && len(list) > 0 {

@@ -612,9 +612,6 @@ func inputYAML(fields map[string]*fieldPlan) yaml.MapSlice {
 		if f.required != nil {
 			add("required", *f.required, true)
 		}
-		if f.typ == "integer" {
-			add("minimum", 0, true)
-		}
 		out = append(out, yaml.MapItem{Key: name, Value: m})
 	}
 	return out
