@@ -26,6 +26,10 @@ import (
 var (
 	flagFiles = flag.Int("ovgen.files", 240, "random override files per run, spread over the specs")
 	flagSeed  = flag.Int64("ovgen.seed", 1, "seed of the first file; file i uses seed+i")
+	// Maps of ${input...} in step args: do not yet build nested values
+	// (the inputs are never created); the files bind objects whole until
+	// they do.
+	flagNested = flag.Bool("ovgen.nested", false, "also bind object arguments field by field (maps of ${input...} in args:)")
 )
 
 // corpusDir is the shared corpus of public specs; the test fails rather

@@ -45,9 +45,11 @@ type toolPlan struct {
 }
 
 type stepPlan struct {
-	id       string
-	op       *catOp
-	args     map[string]string
+	id   string
+	op   *catOp
+	args map[string]string
+	// nested binds an object argument field by field (a map in args:).
+	nested   map[string]map[string]string
 	optional bool
 	when     string
 }
@@ -209,6 +211,26 @@ func (g *gen) step(id string, op *catOp, before []*stepPlan, taken map[string]bo
 			st.args[arg] = src
 			continue
 		}
+		if fields := g.nestedFields(op, arg); len(fields) > 0 && *flagNested && g.chance(nestedChance) {
+			if st.nested == nil {
+				st.nested = map[string]map[string]string{}
+			}
+			st.nested[arg] = map[string]string{}
+			obj := g.cat.resolve(op.inputs[arg])
+			req := map[string]bool{}
+			if list, ok := obj["required"].([]any); ok {
+				for _, r := range list {
+					req[fmt.Sprint(r)] = true
+				}
+			}
+			for _, f := range fields {
+				name := arg + "_" + f
+				st.nested[arg][f] = "${input." + name + "}"
+				inputs[name] = g.cat.props(obj)[f]
+				required[name] = op.required[arg] && req[f] && !st.optional && st.when == ""
+			}
+			continue
+		}
 		name := arg
 		if taken[name] {
 			// Not the step id: error texts must never name a step.
@@ -222,6 +244,40 @@ func (g *gen) step(id string, op *catOp, before []*stepPlan, taken map[string]bo
 		required[name] = (op.required[arg] || op.body[arg] && emptyBodyArg(op) != "") && !st.optional && st.when == ""
 	}
 	return st
+}
+
+// nestedChance is how often an object argument is bound field by field
+// (a map of ${input...} in args:), when -ovgen.nested is set.
+const nestedChance = 0.3
+
+// nestedFields are the scalar fields of an object argument a map in
+// args: may bind: every required one and some others.
+func (g *gen) nestedFields(op *catOp, arg string) []string {
+	obj := g.cat.resolve(op.inputs[arg])
+	props := g.cat.props(obj)
+	if g.cat.typeOf(obj) != "object" || len(props) == 0 || len(props) > 10 || obj["oneOf"] != nil || obj["anyOf"] != nil {
+		return nil
+	}
+	req := map[string]bool{}
+	if list, ok := obj["required"].([]any); ok {
+		for _, r := range list {
+			req[fmt.Sprint(r)] = true
+		}
+	}
+	var out []string
+	for _, name := range sortedKeys(props) {
+		t := g.cat.typeOf(props[name])
+		if !plainName(name) || t == "object" || t == "array" || t == "" {
+			if req[name] {
+				return nil
+			}
+			continue
+		}
+		if req[name] || g.chance(0.5) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // emptyBodyArg is, for a write whose body requires no field, the body
@@ -323,6 +379,16 @@ func (g *gen) rewrite(t *toolPlan, fields map[string]*fieldPlan, inputs map[stri
 			delete(visible, name)
 			for k, v := range g.cat.props(s) {
 				visible[k] = v
+			}
+			if kids := sortedKeys(g.cat.props(s)); *flagNested && g.chance(0.5) {
+				// Rename a flattened child: the value must still arrive.
+				kid := kids[g.pick(len(kids))]
+				if _, clash := visible[kid+"_r"]; !clash && fields[kid] == nil {
+					fields[kid] = &fieldPlan{rename: kid + "_r"}
+					visible[kid+"_r"] = visible[kid]
+					delete(visible, kid)
+					t.renamedFrom = append(t.renamedFrom, kid)
+				}
 			}
 		case r == 3 && typ == "string" && plainString(s) && !required[name] && g.chance(0.4):
 			f.ask = "Which " + name + "?"
@@ -573,9 +639,22 @@ func stepsYAML(steps []*stepPlan, use func(*catOp)) []any {
 	for _, s := range steps {
 		use(s.op)
 		m := yaml.MapSlice{{Key: "id", Value: s.id}, {Key: "operation", Value: s.op.id}}
-		if len(s.args) > 0 {
+		if len(s.args)+len(s.nested) > 0 {
 			var args yaml.MapSlice
-			for _, k := range sortedKeys(s.args) {
+			keys := sortedKeys(s.args)
+			for k := range s.nested {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if n, ok := s.nested[k]; ok {
+					var m yaml.MapSlice
+					for _, f := range sortedKeys(n) {
+						m = append(m, yaml.MapItem{Key: f, Value: n[f]})
+					}
+					args = append(args, yaml.MapItem{Key: k, Value: m})
+					continue
+				}
 				args = append(args, yaml.MapItem{Key: k, Value: s.args[k]})
 			}
 			m = append(m, yaml.MapItem{Key: "args", Value: args})
@@ -645,5 +724,3 @@ func (o *outPlan) yaml() yaml.MapSlice {
 	}
 	return m
 }
-
-var _ = sort.Strings
