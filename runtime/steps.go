@@ -349,6 +349,12 @@ func (s *Server) runStep(ctx context.Context, bt *boundTool, st *compiledStep, e
 		}
 	}
 	args := evalArgs(st.args, env)
+	if st.spec.Optional && st.spec.Op.Lacks(args) != "" {
+		// An optional step without an argument its operation requires
+		// (the input feeding it left out) is not sent: the API would
+		// only refuse it.
+		return &stepOutcome{skipped: true}
+	}
 	// Each step keeps its own call record, merged by runSteps, so
 	// concurrent steps never share one.
 	stepRec := &callRecord{requestID: rec.requestID, trace: rec.trace}

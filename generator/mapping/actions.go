@@ -95,7 +95,7 @@ func sharedInputs(o *ir.Output, asks []ir.Ask, confirm string) map[string]bool {
 // be empty (emptyWriteInputs); both only when the step runs on every
 // call (neither optional nor conditional).
 func (tb *taskBuilder) stepInputs(st *ir.Step, in *taskInput, written bool, reads, needs map[string]bool) {
-	info := tb.ops[st.Op.Method+" "+st.Op.Path]
+	info := tb.opInfo(&st.Op)
 	always := !st.Optional && st.When == ""
 
 	if st.When != "" {

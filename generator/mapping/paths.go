@@ -104,7 +104,7 @@ func (tb *taskBuilder) checkHints(u *shaped, in *taskInput) {
 // operation's response, or the steps' responses keyed by step id.
 func (tb *taskBuilder) resultSchemaOf(u *shaped) *load.Schema {
 	if u.op != nil {
-		if info := tb.ops[u.op.Method+" "+u.op.Path]; info != nil {
+		if info := tb.opInfo(u.op); info != nil {
 			return successSchema(info.op)
 		}
 		return nil
@@ -221,8 +221,11 @@ func forwardsInput(u *shaped, name string) bool {
 		}
 		return false
 	}
+	// Of several steps, only the one whose answer holds the list pages
+	// it: a page input another step reads pages nothing here.
+	id, _, _ := strings.Cut(u.out.ListPath, ".")
 	for _, st := range u.steps {
-		if bindsInput(st.Args, name) {
+		if (len(u.steps) == 1 || st.ID == id) && bindsInput(st.Args, name) {
 			return true
 		}
 	}

@@ -67,7 +67,8 @@ func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *
 	from := "${input." + name + "}"
 	switch {
 	case f.Drop:
-		if in.required[name] {
+		if in.required[name] || in.feeds[name] {
+			// An optional step still needs what its operation requires.
 			tb.problems.Errorf(tb.ov.Pos(fp+".drop"), "give it a fixed value with value:, env: or config: instead", "input %q is required and cannot be dropped", name)
 			return
 		}
@@ -108,6 +109,7 @@ func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *
 			}
 		}
 		in.flatRequired[f.Rename] = in.flatRequired[name]
+		in.feeds[f.Rename] = in.feeds[name]
 		removeInput(in, name)
 		replaceBindings(tool, from, &ir.Binding{Expr: "${input." + f.Rename + "}"})
 	}
@@ -211,6 +213,7 @@ func removeInput(in *taskInput, name string) {
 	delete(in.required, name)
 	delete(in.explicit, name)
 	delete(in.flatRequired, name)
+	delete(in.feeds, name)
 	for _, m := range in.actionExplicit {
 		delete(m, name)
 	}

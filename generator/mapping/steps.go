@@ -103,6 +103,9 @@ func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, 
 			schema = map[string]any{"type": "string"}
 		}
 		in.add(name, schema, required, "")
+		if info.required[arg] {
+			in.feeds[name] = true
+		}
 		if f := tb.ovField(name); f != nil && f.Type != "" && whole && !tb.bindable(f.Type, argSchema, info) {
 			tb.problems.Errorf(at, "make the types agree", "type mismatch: input %q is %s but %s.%s wants %s", name, f.Type, s.Operation, arg, describeSchema(resolveDef(argSchema, info.defs)))
 		}

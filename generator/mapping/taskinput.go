@@ -21,6 +21,10 @@ type taskInput struct {
 	// flatRequired marks inputs flattened out of an object that requires
 	// them: needed whenever the object is.
 	flatRequired map[string]bool
+	// feeds marks inputs bound to an argument an operation requires, in
+	// a step that may not run (optional, conditional): optional for the
+	// tool, yet the step cannot do without them, so never dropped.
+	feeds map[string]bool
 	// actionExplicit holds, per action, the required: settings of that
 	// action's own input: entries, which win over the tool's (explicit).
 	actionExplicit map[string]map[string]bool
@@ -29,7 +33,7 @@ type taskInput struct {
 func newTaskInput() *taskInput {
 	return &taskInput{props: map[string]map[string]any{}, required: map[string]bool{}, defs: map[string]any{},
 		usedBy: map[string][]string{}, unions: map[string]bool{}, explicit: map[string]bool{}, flatRequired: map[string]bool{},
-		actionExplicit: map[string]map[string]bool{}}
+		actionExplicit: map[string]map[string]bool{}, feeds: map[string]bool{}}
 }
 
 // explicitFor is the file's required: setting of input name for one
@@ -51,6 +55,9 @@ func (in *taskInput) mergeAction(action string, sub *taskInput) {
 	in.mergeDefs(sub.defs)
 	if len(sub.explicit) > 0 {
 		in.actionExplicit[action] = sub.explicit
+	}
+	for n := range sub.feeds {
+		in.feeds[n] = true
 	}
 	for n, req := range sub.flatRequired {
 		in.flatRequired[n] = in.flatRequired[n] || req

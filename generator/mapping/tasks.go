@@ -250,11 +250,21 @@ func (tb *taskBuilder) describe(tool *ir.Tool, in *taskInput, t *overrides.Tool,
 	}
 }
 
+// opInfo finds the operation a call is for: by operationId first, as two
+// operations may share a method and path (Box's GET /shared_items, told
+// apart by a #fragment), then by "METHOD /path".
+func (tb *taskBuilder) opInfo(op *ir.Operation) *opInfo {
+	if info := tb.ops[op.OperationID]; op.OperationID != "" && info != nil {
+		return info
+	}
+	return tb.ops[op.Method+" "+op.Path]
+}
+
 // stepInfos maps step ids to the operations they call.
 func (tb *taskBuilder) stepInfos(steps []ir.Step) map[string]*opInfo {
 	out := map[string]*opInfo{}
 	for _, st := range steps {
-		out[st.ID] = tb.ops[st.Op.Method+" "+st.Op.Path]
+		out[st.ID] = tb.opInfo(&st.Op)
 	}
 	return out
 }

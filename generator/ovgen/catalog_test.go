@@ -2,6 +2,7 @@ package ovgen
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,6 +71,14 @@ func newCatalog(spec string, srv *ir.Server) *catalog {
 		}
 		c.ops = append(c.ops, op)
 	}
+	// Two operations on one method and path (Box's GET /shared_items,
+	// told apart by a #fragment) share one response schema in srv: leave
+	// both out rather than pick through the wrong one.
+	byKey := map[string]int{}
+	for _, op := range c.ops {
+		byKey[op.key]++
+	}
+	c.ops = slices.DeleteFunc(c.ops, func(op *catOp) bool { return byKey[op.key] > 1 })
 	sort.Slice(c.ops, func(i, j int) bool { return c.ops[i].id < c.ops[j].id })
 	return c
 }

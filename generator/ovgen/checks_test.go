@@ -187,6 +187,7 @@ func (h *harness) checkWire(tool *ir.Tool, tp *toolPlan, args map[string]any, re
 	var out []failure
 	allowed := map[string]bool{"oa2mcp-test-a": true, "oa2mcp-test-credential": true}
 	leaves(args, allowed)
+	encodings(args, allowed)
 	for _, v := range splitAll(allowed) {
 		allowed[v] = true
 	}
@@ -510,7 +511,9 @@ func (h *harness) forbidden(tp *toolPlan, tool *ir.Tool) []string {
 		}
 	}
 	for _, op := range tool.Operations() {
-		if op.OperationID != "" {
+		// An operationId that is also a value of the inputs ("refresh_token"
+		// as an example) may be quoted for that.
+		if op.OperationID != "" && !strings.Contains(tool.InputSchema, op.OperationID) && !strings.Contains(tool.Description, op.OperationID) {
 			out = append(out, fmt.Sprintf("%q", op.OperationID))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,7 +117,9 @@ func (w *wire) match(r *http.Request) *runtime.Operation {
 		lit, ok := 0, true
 		for i, t := range tmpl {
 			switch {
-			case strings.HasPrefix(t, "{"):
+			case strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}"):
+			case strings.Contains(t, "{"):
+				ok = ok && segmentRE(t).MatchString(segs[i])
 			case t == segs[i]:
 				lit++
 			default:
@@ -128,6 +131,25 @@ func (w *wire) match(r *http.Request) *runtime.Operation {
 		}
 	}
 	return best
+}
+
+// segmentRE matches a path segment with a parameter inside it
+// ("thumbnail.{extension}").
+func segmentRE(t string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	for t != "" {
+		i := strings.IndexByte(t, '{')
+		j := strings.IndexByte(t, '}')
+		if i < 0 || j < i {
+			b.WriteString(regexp.QuoteMeta(t))
+			break
+		}
+		b.WriteString(regexp.QuoteMeta(t[:i]) + "[^/]+")
+		t = t[j+1:]
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String())
 }
 
 // page answers one page of the list: from the offset (or page number)
@@ -225,6 +247,26 @@ func leaves(v any, out map[string]bool) {
 	case nil:
 	default:
 		out[fmt.Sprint(x)] = true
+	}
+}
+
+// encodings collects the JSON text of every object and list inside v:
+// one may be sent whole (a deepObject, a JSON query value).
+func encodings(v any, out map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			encodings(e, out)
+		}
+	case []any:
+		for _, e := range x {
+			encodings(e, out)
+		}
+	default:
+		return
+	}
+	if b, err := json.Marshal(v); err == nil {
+		out[string(b)] = true
 	}
 }
 

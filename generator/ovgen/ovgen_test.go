@@ -69,7 +69,7 @@ func TestOverrideFiles(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range *flagFiles {
 		seed := *flagSeed + int64(i)
-		cat := cats[i%len(cats)]
+		cat := cats[int(uint64(seed)%uint64(len(cats)))]
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {

@@ -92,6 +92,9 @@ type listPlan struct {
 type gen struct {
 	cat *catalog
 	rng *rand.Rand
+	// feeds are the inputs of the tool being drawn that feed an
+	// argument an operation requires.
+	feeds map[string]bool
 }
 
 func (g *gen) chance(p float64) bool { return g.rng.Float64() < p }
@@ -104,6 +107,7 @@ func (g *gen) newPlan() *plan {
 	n := 2 + g.pick(4)
 	for i := range n {
 		name := fmt.Sprintf("t%d", i+1)
+		g.feeds = map[string]bool{}
 		var t *toolPlan
 		switch g.pick(3) {
 		case 0:
@@ -117,10 +121,63 @@ func (g *gen) newPlan() *plan {
 			p.tools = append(p.tools, t)
 		}
 	}
+	p.shareNoIdentity()
 	if g.chance(0.25) {
 		p.typoTool, p.typoAt = g.injectTypo(p)
 	}
 	return p
+}
+
+// shareNoIdentity keeps identity bindings to operations only one tool
+// or action of the file calls: the fake upstream checks identity-bound
+// values per operation, so a second caller of the operation that lets
+// the model send the value would be refused by the fake, not the server.
+func (p *plan) shareNoIdentity() {
+	uses := map[*catOp]int{}
+	count := func(op *catOp, steps []*stepPlan) {
+		if op != nil {
+			uses[op]++
+		}
+		for _, st := range steps {
+			uses[st.op]++
+		}
+	}
+	for _, t := range p.tools {
+		count(t.op, t.steps)
+		for _, a := range t.actions {
+			count(a.op, a.steps)
+		}
+	}
+	shared := func(op *catOp, steps []*stepPlan) bool {
+		if op != nil && uses[op] > 1 {
+			return true
+		}
+		for _, st := range steps {
+			if uses[st.op] > 1 {
+				return true
+			}
+		}
+		return false
+	}
+	strip := func(fields map[string]*fieldPlan) {
+		for name, f := range fields {
+			if f.identity != "" {
+				delete(fields, name)
+			}
+		}
+	}
+	for _, t := range p.tools {
+		all := shared(t.op, t.steps)
+		for _, a := range t.actions {
+			if shared(a.op, a.steps) {
+				strip(a.input)
+				all = true
+			}
+		}
+		if all {
+			strip(t.input)
+		}
+	}
 }
 
 // anyOp draws an operation, reads more often than writes, and lists
@@ -151,7 +208,7 @@ func (g *gen) operationTool(name string) *toolPlan {
 	}
 	t := &toolPlan{name: name, op: op, input: map[string]*fieldPlan{}}
 	visible := g.rewrite(t, t.input, op.inputs, op.required, map[string]bool{})
-	t.output = g.output(op, "", visible, t.input, op)
+	t.output = g.output(op, "", visible, t.input, nil)
 	return t
 }
 
@@ -170,7 +227,7 @@ func (g *gen) stepTool(name string) *toolPlan {
 	}
 	visible := g.rewrite(t, t.input, inputs, required, map[string]bool{})
 	if len(t.steps) == 1 {
-		t.output = g.output(t.steps[0].op, "", visible, t.input, t.steps[0].op)
+		t.output = g.output(t.steps[0].op, "", visible, t.input, t.steps[0].args)
 	} else {
 		st := t.steps[g.pick(len(t.steps))]
 		if st.optional || st.when != "" {
@@ -180,7 +237,7 @@ func (g *gen) stepTool(name string) *toolPlan {
 		if g.chance(0.5) {
 			prefix = "steps." + st.id + ".body."
 		}
-		t.output = g.output(st.op, prefix, visible, t.input, st.op)
+		t.output = g.output(st.op, prefix, visible, t.input, st.args)
 	}
 	return t
 }
@@ -242,6 +299,9 @@ func (g *gen) step(id string, op *catOp, before []*stepPlan, taken map[string]bo
 		// As the generator rules: a write whose body requires nothing
 		// needs every input bound into the body.
 		required[name] = (op.required[arg] || op.body[arg] && emptyBodyArg(op) != "") && !st.optional && st.when == ""
+		if op.required[arg] {
+			g.feeds[name] = true // never dropped, even in an optional step
+		}
 	}
 	return st
 }
@@ -327,6 +387,7 @@ func (g *gen) actionTool(name string) *toolPlan {
 		var inputs map[string]map[string]any
 		var required map[string]bool
 		var src *catOp
+		var bound map[string]string
 		if g.chance(0.6) {
 			a.op = g.anyOp(g.chance(0.6))
 			if a.op == nil {
@@ -341,12 +402,12 @@ func (g *gen) actionTool(name string) *toolPlan {
 			inputs, required = map[string]map[string]any{}, map[string]bool{}
 			st := g.step(a.name+"_s", op, nil, map[string]bool{}, inputs, required, true)
 			a.steps = []*stepPlan{st}
-			src = st.op
+			src, bound = st.op, st.args
 		}
 		// Per-action rewrites: each action renames only its own inputs.
 		visible := g.rewrite(t, a.input, inputs, required, map[string]bool{})
 		if g.chance(0.7) {
-			a.output = g.output(src, "", visible, a.input, src)
+			a.output = g.output(src, "", visible, a.input, bound)
 		}
 		t.actions = append(t.actions, a)
 	}
@@ -368,7 +429,7 @@ func (g *gen) rewrite(t *toolPlan, fields map[string]*fieldPlan, inputs map[stri
 		f := &fieldPlan{}
 		typ := g.cat.typeOf(s)
 		switch r := g.pick(8); {
-		case r == 0 && !required[name]:
+		case r == 0 && !required[name] && !g.feeds[name]:
 			f.drop = true
 			delete(visible, name)
 		case r == 1 && enumValue(s) != nil:
@@ -417,6 +478,9 @@ func (g *gen) rewrite(t *toolPlan, fields map[string]*fieldPlan, inputs map[stri
 // flattenable: an object whose fields clash with no input.
 func flattenable(c *catalog, s map[string]any, visible map[string]map[string]any) bool {
 	p := c.props(s)
+	if s["allOf"] != nil {
+		return false // flatten reads the object's own properties only
+	}
 	if len(p) == 0 || len(p) > 8 {
 		return false
 	}
@@ -466,7 +530,7 @@ func pageParams(op *catOp) (offset, number, size string) {
 // output draws output shaping over op's response: a paged list (every
 // paging mode), picks (through arrays, unions and allOf), hints. prefix
 // is the path of the step's result in a multi-step result.
-func (g *gen) output(op *catOp, prefix string, visible map[string]map[string]any, fields map[string]*fieldPlan, src *catOp) *outPlan {
+func (g *gen) output(op *catOp, prefix string, visible map[string]map[string]any, fields map[string]*fieldPlan, bound map[string]string) *outPlan {
 	if op.resp == nil {
 		return nil
 	}
@@ -479,7 +543,7 @@ func (g *gen) output(op *catOp, prefix string, visible map[string]map[string]any
 		if strings.HasPrefix(prefix, "steps.") && l.rel == "" {
 			l.path = strings.TrimSuffix(prefix, ".body.")
 		}
-		g.paging(l, op, visible, fields)
+		g.paging(l, op, visible, fields, bound)
 		if ts := g.cat.totals(op.resp, l.rel); len(ts) > 0 && g.chance(0.5) {
 			l.total = strings.TrimPrefix(prefix, "steps.")
 			l.total = strings.Replace(l.total, ".body.", ".", 1) + ts[g.pick(len(ts))]
@@ -514,8 +578,17 @@ func (g *gen) output(op *catOp, prefix string, visible map[string]map[string]any
 // paging draws how a list pages: by the operation's own offset or page
 // number (the upstream pages), by a declared input (the server pages the
 // whole list), or not at all.
-func (g *gen) paging(l *listPlan, op *catOp, visible map[string]map[string]any, fields map[string]*fieldPlan) {
+// bound are the step's args: (nil for an operation, which reads every
+// input of its own name): the API pages only by what the step sends it.
+func (g *gen) paging(l *listPlan, op *catOp, visible map[string]map[string]any, fields map[string]*fieldPlan, bound map[string]string) {
 	offset, number, size := pageParams(op)
+	sends := func(arg string) bool { return arg != "" && (bound == nil || bound[arg] == "${input."+arg+"}") }
+	if !sends(offset) {
+		offset = ""
+	}
+	if !sends(number) || !sends(size) {
+		number = ""
+	}
 	r := g.pick(5)
 	if offset != "" || number != "" {
 		r = g.pick(3) // the API's own paging, mostly
