@@ -44,25 +44,25 @@ func (f *File) checkShape() diag.List {
 			f.checkField(field, path+".input."+name, &l)
 		}
 		f.checkToolState(t, path, &l)
-		f.checkList(t, path, &l)
+		f.checkList(t.Output, path, &l)
 	}
 	f.checkState(&l)
 	return l
 }
 
-// checkList checks the numbers of output.list: a limit written must be a
-// page size (absent means 20).
-func (f *File) checkList(t *Tool, path string, l *diag.List) {
-	if t.Output == nil || t.Output.List == nil {
+// checkList checks the numbers of output.list (a tool's or an action's,
+// at path): a limit written must be a page size (absent means 20).
+func (f *File) checkList(o *Output, path string, l *diag.List) {
+	if o == nil || o.List == nil {
 		return
 	}
 	at := path + ".output.list.limit"
-	if _, written := f.pos[at]; written && !f.refused[at] && t.Output.List.Limit < 1 {
-		l.Errorf(f.Pos(at), "give the page size, e.g. 20, or leave limit out for 20", "output.list.limit %d is not a page size", t.Output.List.Limit)
+	if _, written := f.pos[at]; written && !f.refused[at] && o.List.Limit < 1 {
+		l.Errorf(f.Pos(at), "give the page size, e.g. 20, or leave limit out for 20", "output.list.limit %d is not a page size", o.List.Limit)
 	}
-	switch kind := t.Output.List.PageKind; kind {
+	switch kind := o.List.PageKind; kind {
 	case "", "offset", "number":
-		if kind != "" && t.Output.List.PageInput == "" {
+		if kind != "" && o.List.PageInput == "" {
 			l.Errorf(f.Pos(path+".output.list.page_kind"), "name the input that selects the page with page_input", "output.list.page_kind %q without a page_input", kind)
 		}
 	default:
@@ -112,6 +112,10 @@ func (f *File) checkToolKind(t *Tool, path string, l *diag.List) {
 			l.Errorf(f.Pos(ap), "use a short identifier such as get or cancel", "action name %q is not valid", name)
 		}
 		f.checkSteps(a.Steps, ap+".steps", l)
+		for in, field := range a.Input {
+			f.checkField(field, ap+".input."+in, l)
+		}
+		f.checkList(a.Output, ap, l)
 	}
 }
 

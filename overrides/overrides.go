@@ -225,6 +225,11 @@ type Action struct {
 	// Operation or Steps, as for a tool.
 	Operation string  `yaml:"operation" json:"operation"`
 	Steps     []*Step `yaml:"steps" json:"steps"`
+	// Input rewrites this action's inputs, as a tool's input: does; for
+	// a name both give, the action's entry replaces the tool's.
+	Input map[string]*Field `yaml:"input" json:"input"`
+	// Output shapes this action's result, instead of the tool's output:.
+	Output *Output `yaml:"output" json:"output"`
 }
 
 // Field rewrites one input property.

@@ -136,9 +136,7 @@ func (s *Server) finishResult(bt *boundTool, v any) (*mcp.CallToolResult, *callE
 	if len(s.creds.secrets) > 0 {
 		v = redactValue(v, s.creds)
 	}
-	if _, ok := v.(map[string]any); !ok {
-		v = map[string]any{"result": v}
-	}
+	v = wrapObject(v)
 	if cerr := s.checkValue(bt, v); cerr != nil {
 		return nil, cerr
 	}
@@ -174,11 +172,27 @@ func marshalJSON(v any) ([]byte, error) {
 // A value off the schema is a bad_response error, never a result that
 // breaks the schema: strict clients would reject the whole call.
 func (s *Server) checkValue(bt *boundTool, v any) *callError {
-	if bt.output == nil {
+	return s.checkAgainst(bt, bt.output, v)
+}
+
+// wrapObject is v as structured content carries it: an object as it is,
+// anything else as {"result": v} (clients before 2026-07-28 accept only
+// objects).
+func wrapObject(v any) any {
+	if _, ok := v.(map[string]any); !ok {
+		return map[string]any{"result": v}
+	}
+	return v
+}
+
+// checkAgainst validates a result value against one output schema (the
+// tool's, or its chosen action's); nil checks nothing.
+func (s *Server) checkAgainst(bt *boundTool, schema *schemaNode, v any) *callError {
+	if schema == nil {
 		return nil
 	}
 	val := &validator{}
-	val.check(bt.output, v, "", 0)
+	val.check(schema, v, "", 0)
 	if !val.failed() {
 		return nil
 	}

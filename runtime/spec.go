@@ -295,6 +295,12 @@ type Action struct {
 	Inputs []string
 	// Required lists the inputs this action needs, sorted.
 	Required []string
+	// Output shapes this action's result; nil: the tool's Output.
+	Output *Output
+	// OutputSchema, when set, is the exact JSON Schema of this action's
+	// structuredContent; its results are checked against it (the tool's
+	// OutputSchema is the union of its actions').
+	OutputSchema string
 }
 
 // Output shapes a tool's result.

@@ -28,6 +28,50 @@ func (t *Tool) StepsFor(action string) []Step {
 	return t.Steps
 }
 
+// OutputFor is the output shaping of a call of the action named: the
+// action's own, or the tool's when the action has none (or the tool has
+// no such action).
+func (t *Tool) OutputFor(action string) *Output {
+	for _, a := range t.Actions {
+		if a.Name == action && a.Output != nil {
+			return a.Output
+		}
+	}
+	return t.Output
+}
+
+// Lacks names the first argument the operation requires that args do
+// not hold (a path, query, header or cookie parameter, a required body
+// or a required field of a sent body); "" when none.
+func (o *Operation) Lacks(args map[string]any) string {
+	for _, p := range o.Params {
+		if _, ok := args[p.Arg]; (p.Required || p.In == InPath) && !ok {
+			return p.Arg
+		}
+	}
+	b := o.Body
+	if b == nil {
+		return ""
+	}
+	if b.Arg != "" {
+		if _, ok := args[b.Arg]; b.Required && !ok {
+			return b.Arg
+		}
+		return ""
+	}
+	sent := false
+	for _, f := range b.Fields {
+		_, ok := args[f.Arg]
+		sent = sent || ok
+	}
+	for _, f := range b.Fields {
+		if _, ok := args[f.Arg]; f.Required && !ok && (sent || b.Required) {
+			return f.Arg
+		}
+	}
+	return ""
+}
+
 // Operations are the upstream operations the tool may call: its own, then
 // those of its steps and actions.
 func (t *Tool) Operations() []*Operation {

@@ -28,6 +28,9 @@ type actionPlan struct {
 	// inputs are the inputs this action reads; nil: not declared (a
 	// hand-written definition), so nothing is refused.
 	inputs map[string]bool
+	// output is the action's own compiled output schema; nil: only the
+	// tool's is checked.
+	output *schemaNode
 }
 
 type compiledStep struct {
@@ -77,6 +80,11 @@ func (s *Server) compilePlan(ts *Tool) (*plan, error) {
 			return nil, fmt.Errorf("action %s: %w", a.Name, err)
 		}
 		ap := &actionPlan{steps: steps, required: a.Required}
+		if strings.TrimSpace(a.OutputSchema) != "" {
+			if ap.output, err = compileSchema(a.OutputSchema); err != nil {
+				return nil, fmt.Errorf("action %s: output schema: %w", a.Name, err)
+			}
+		}
 		if len(a.Inputs) > 0 {
 			ap.inputs = map[string]bool{"action": true}
 			for _, in := range a.Inputs {
@@ -312,9 +320,10 @@ func pluralThem(n int) string {
 func (s *Server) runPlan(ctx context.Context, bt *boundTool, call *Call, args map[string]any) (*mcp.CallToolResult, *callError) {
 	p := bt.plan
 	steps := p.steps
+	action, _ := args["action"].(string)
+	var actionSchema *schemaNode
 	if p.actions != nil {
-		name, _ := args["action"].(string)
-		steps = p.actions[name].steps
+		steps, actionSchema = p.actions[action].steps, p.actions[action].output
 	}
 	env := &evalEnv{ctx: ctx, input: args, steps: map[string]*stepOutcome{}, config: s.spec.Config, getenv: s.getenv}
 	if cerr := s.runSteps(ctx, bt, steps, env, call); cerr != nil {
@@ -327,10 +336,16 @@ func (s *Server) runPlan(ctx context.Context, bt *boundTool, call *Call, args ma
 			return s.noContentResult(bt, o.status)
 		}
 	}
-	result := shapeResult(merged, bt.spec.Output, args)
+	result := shapeResult(merged, bt.spec.OutputFor(action), args)
 	if len(warnings) > 0 {
 		if m, ok := result.(map[string]any); ok {
 			m["warnings"] = warnings
+		}
+	}
+	if actionSchema != nil {
+		// The action's own shape, exact, besides the tool's union.
+		if cerr := s.checkAgainst(bt, actionSchema, normalizeValue(wrapObject(result))); cerr != nil {
+			return nil, cerr
 		}
 	}
 	return s.finishResult(bt, result)
@@ -424,6 +439,13 @@ func (s *Server) runStep(ctx context.Context, bt *boundTool, st *compiledStep, e
 		}
 	}
 	args, partial := evalArgs(st.args, env)
+	if st.spec.Optional && (partial != "" || st.spec.Op.Lacks(args) != "") {
+		// An optional step without an argument its operation requires
+		// (the input feeding it left out, or an object bound from inputs
+		// only some of which were given) is not sent: the API would only
+		// refuse it.
+		return &stepOutcome{skipped: true}
+	}
 	if partial != "" {
 		return &stepOutcome{err: inputFailure(partial)}
 	}

@@ -181,6 +181,22 @@ start=$(date +%s)
     echo "Fuzzing wall time: ${total} s in total."
     echo
   fi
+  if [ $suite = 1 ]; then
+    # The override-file generator test, longer than in go test ./...
+    # (240 files): every file a new seed, the same invariants.
+    files=3000; [ $quick = 1 ] && files=600
+    echo "## Random override files (generator/ovgen, $files files)"
+    echo
+    t0=$(date +%s)
+    if go test -count=1 -run '^TestOverrideFiles$' -v -timeout 60m ./generator/ovgen -ovgen.files=$files -ovgen.seed=100000 >"$WORK/ovgen.log" 2>&1; then
+      grep -E 'files, .* tools|paging chains' "$WORK/ovgen.log" | sed 's/^ *ovgen_test.go:[0-9]*: /- /'
+    else
+      echo "**FAIL**: the failing seeds and their minimised files are in .cache/bench/ovgen.log"
+    fi
+    echo
+    echo "Wall time: $(( $(date +%s) - t0 )) s."
+    echo
+  fi
   echo "Whole run: $(( $(date +%s) - start )) s."
 } | tee "$RESULTS"
 log "results also in ${RESULTS#$ROOT/}"

@@ -198,7 +198,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	},
 	{
 		Tool: "petstore_find_pets",
-		Name: "paging: first page",
+		Name: "action by_status paging: first page",
 		Args: "{\"action\":\"by_status\",\"status\":\"available\"}",
 		Responses: map[string]oa2mcptest.Response{
 			"GET /pet/findByStatus": {
@@ -211,10 +211,36 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	},
 	{
 		Tool: "petstore_find_pets",
-		Name: "paging: last page",
+		Name: "action by_status paging: last page",
 		Args: "{\"action\":\"by_status\",\"offset\":20,\"status\":\"available\"}",
 		Responses: map[string]oa2mcptest.Response{
 			"GET /pet/findByStatus": {
+				Status: 200,
+				Body:   oa2mcptest.RepeatJSON(23, "{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]}"),
+			},
+		},
+		WantUpstream: true,
+		WantPage:     &oa2mcptest.Page{Items: 3, Total: 23, Next: -1, PageInput: "offset"},
+	},
+	{
+		Tool: "petstore_find_pets",
+		Name: "action by_tags paging: first page",
+		Args: "{\"action\":\"by_tags\",\"tags\":[\"friendly\",\"playful\"]}",
+		Responses: map[string]oa2mcptest.Response{
+			"GET /pet/findByTags": {
+				Status: 200,
+				Body:   oa2mcptest.RepeatJSON(23, "{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]}"),
+			},
+		},
+		WantUpstream: true,
+		WantPage:     &oa2mcptest.Page{Items: 20, Total: 23, HasMore: true, Next: 20, PageInput: "offset"},
+	},
+	{
+		Tool: "petstore_find_pets",
+		Name: "action by_tags paging: last page",
+		Args: "{\"action\":\"by_tags\",\"offset\":20,\"tags\":[\"friendly\",\"playful\"]}",
+		Responses: map[string]oa2mcptest.Response{
+			"GET /pet/findByTags": {
 				Status: 200,
 				Body:   oa2mcptest.RepeatJSON(23, "{\"category\":{\"id\":1,\"name\":\"Dogs\"},\"id\":10,\"name\":\"doggie\",\"photoUrls\":[\"example\"],\"status\":\"available\",\"tags\":[{\"id\":1,\"name\":\"example\"}]}"),
 			},

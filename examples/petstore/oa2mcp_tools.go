@@ -86,6 +86,85 @@ var toolPetstoreFindPets = &runtime.Tool{
   ],
   "type": "object"
 }`,
+	OutputSchema: `{
+  "properties": {
+    "hasMore": {
+      "description": "Whether items follow this page.",
+      "type": "boolean"
+    },
+    "items": {
+      "items": {
+        "properties": {
+          "category": {
+            "examples": [
+              "Dogs"
+            ],
+            "type": "string"
+          },
+          "id": {
+            "examples": [
+              10
+            ],
+            "format": "int64",
+            "type": "integer"
+          },
+          "name": {
+            "examples": [
+              "doggie"
+            ],
+            "type": "string"
+          },
+          "status": {
+            "description": "pet status in the store",
+            "enum": [
+              "available",
+              "pending",
+              "sold"
+            ],
+            "type": "string"
+          },
+          "tags": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          }
+        },
+        "type": "object"
+      },
+      "type": "array"
+    },
+    "nextPage": {
+      "description": "The input to pass to get the next page.",
+      "properties": {
+        "offset": {
+          "type": "integer"
+        }
+      },
+      "type": "object"
+    },
+    "note": {
+      "type": "string"
+    },
+    "totalCount": {
+      "description": "How many items there are in all.",
+      "type": "integer"
+    },
+    "warnings": {
+      "description": "Steps that failed; the result is partial.",
+      "items": {
+        "type": "string"
+      },
+      "type": "array"
+    }
+  },
+  "required": [
+    "hasMore",
+    "items",
+    "totalCount"
+  ],
+  "type": "object"
+}`,
 	ReadOnly:   true,
 	Idempotent: true,
 	OpenWorld:  true,
@@ -113,6 +192,17 @@ var toolPetstoreFindPets = &runtime.Tool{
 				},
 			},
 			Inputs: []string{"offset", "status"},
+			Output: &runtime.Output{
+				Pick: []runtime.Pick{
+					{Name: "category", Path: "category.name"},
+					{Name: "id", Path: "id"},
+					{Name: "name", Path: "name"},
+					{Name: "status", Path: "status"},
+					{Name: "tags", Path: "tags[].name"},
+				},
+				Limit:     20,
+				PageInput: "offset",
+			},
 		},
 		{
 			Name:        "by_tags",
@@ -137,6 +227,17 @@ var toolPetstoreFindPets = &runtime.Tool{
 				},
 			},
 			Inputs: []string{"offset", "tags"},
+			Output: &runtime.Output{
+				Pick: []runtime.Pick{
+					{Name: "category", Path: "category.name"},
+					{Name: "id", Path: "id"},
+					{Name: "name", Path: "name"},
+					{Name: "status", Path: "status"},
+					{Name: "tags", Path: "tags[].name"},
+				},
+				Limit:     20,
+				PageInput: "offset",
+			},
 		},
 	},
 	Output: &runtime.Output{

@@ -118,7 +118,10 @@ func toolCases(srv *ir.Server, t *ir.Tool) ([]oa2mcptest.Case, *caseError) {
 	out = append(out, b.invalid(normals[0])...)
 	out = append(out, b.access(normals[0])...)
 	out = append(out, b.faults(normals[0])...)
-	out = append(out, b.paging(normals[0])...)
+	for _, n := range normals {
+		// Every action pages with its own shaping.
+		out = append(out, b.paging(n)...)
+	}
 	return out, nil
 }
 

@@ -148,13 +148,14 @@ func sortedRespKeys(m map[string]ir.OperationResponses) []string {
 // answers with a list of Limit+3 items; the result must give the right
 // slice, totalCount, hasMore, nextPage and partial-data note.
 func (b *builder) paging(normal oa2mcptest.Case) []oa2mcptest.Case {
-	o := b.t.Output
+	var args map[string]any
+	json.Unmarshal([]byte(normal.Args), &args)
+	action, _ := args["action"].(string)
+	o := b.t.OutputFor(action)
 	if o == nil || o.Limit <= 0 || !normal.WantUpstream {
 		return nil
 	}
-	var args map[string]any
-	json.Unmarshal([]byte(normal.Args), &args)
-	key, path := b.listSource(args)
+	key, path := b.listSource(args, o)
 	base, ok := b.srv.UpstreamResponses[key]
 	if key == "" || !ok {
 		return nil
@@ -170,8 +171,11 @@ func (b *builder) paging(normal oa2mcptest.Case) []oa2mcptest.Case {
 		}
 		c := normal
 		c.Name = name
+		if action != "" {
+			c.Name = "action " + action + " " + name
+		}
 		c.Responses = map[string]oa2mcptest.Response{key: {Status: base.Status, ContentType: base.ContentType, Body: body}}
-		a := b.pageArgs(args, offset)
+		a := b.pageArgs(args, o, offset)
 		c.Args = encodeArgs(a)
 		items := min(o.Limit, total-offset)
 		wantTotal, more := total, offset+items < total
@@ -210,9 +214,8 @@ func (b *builder) paging(normal oa2mcptest.Case) []oa2mcptest.Case {
 // pageArgs are args asking for the page at offset: the page input set
 // (to the offset, or to the page number), or for the first page left out (an example value the normal case took
 // for it would ask for another page), unless the schema requires it.
-func (b *builder) pageArgs(args map[string]any, offset int) map[string]any {
+func (b *builder) pageArgs(args map[string]any, o *runtime.Output, offset int) map[string]any {
 	a := copyArgs(args)
-	o := b.t.Output
 	in := o.PageInput
 	set := offset > 0 || slices.Contains(asList(b.root["required"]), any(in))
 	switch {
@@ -229,8 +232,8 @@ func (b *builder) pageArgs(args map[string]any, offset int) map[string]any {
 
 // listSource finds the operation whose response holds the paged list,
 // and the list's path in that response.
-func (b *builder) listSource(args map[string]any) (string, string) {
-	t, path := b.t, b.t.Output.ListPath
+func (b *builder) listSource(args map[string]any, o *runtime.Output) (string, string) {
+	t, path := b.t, o.ListPath
 	if t.Op != nil {
 		return t.Op.Key(), path
 	}

@@ -38,6 +38,7 @@ var rules = []Rule{
 	{"enum-explained", Warning, "A property with an enum explains its values in its description."},
 	{"required-params", Warning, "Required inputs are few: each one tempts the model to invent a value."},
 	{"state-lifetime", Warning, "A tool that creates state says how long it lives (\"expires after 24 hours\", \"kept until deleted\")."},
+	{"write-empty-body", Warning, "A tool or action that writes cannot be called with nothing to write (an empty PUT that reports success)."},
 	{"destructive-confirmation", Error, "A tool that deletes or cancels carries destructiveHint or asks for confirmation in its description."},
 	{"tool-count", Warning, "The server has few tools (warning above 40, error above 128 by default)."},
 	{"list-tokens", Warning, "tools/list stays small (estimate bytes/4; warning above 10000 tokens, error above 50000)."},
@@ -113,6 +114,7 @@ func (c *checker) tool(t *ir.Tool, ctx *serverContext) {
 	c.description(t, ctx)
 	c.params(t)
 	c.effects(t)
+	c.writes(t)
 }
 
 func (c *checker) names(t *ir.Tool, ctx *serverContext) {

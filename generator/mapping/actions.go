@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/overrides"
 	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
@@ -14,22 +15,27 @@ import (
 // bindings as they finally are: renamed, hidden, dropped and flattened
 // inputs follow. The runtime refuses an input the chosen action does not
 // read and asks for one it needs; the schema says which action takes an
-// input. Inputs the result shaping reads (the page input, hints) and
-// inputs the user is asked for count for every action.
-func (tb *taskBuilder) finishActions(tool *ir.Tool, in *taskInput, confirm string) {
+// input. Inputs the action's result shaping reads (its page input,
+// hints) and inputs the user is asked for count for the action. An input
+// the file itself binds into a write step of an action (args: of a POST,
+// PUT, PATCH or DELETE step that always runs) is what that write means
+// when the operation requires no body field: the action needs it, unless
+// the file says required: false (emptyWriteInputs).
+func (tb *taskBuilder) finishActions(tool *ir.Tool, in *taskInput, t *overrides.Tool) {
 	if len(tool.Actions) == 0 {
 		return
 	}
-	shared := sharedInputs(tool, confirm)
 	usedBy := map[string][]string{}
 	for i := range tool.Actions {
 		a := &tool.Actions[i]
+		shared := sharedInputs(a.Output, tool.Asks, t.Confirm)
+		written := t.Actions[a.Name] != nil && len(t.Actions[a.Name].Steps) > 0
 		reads, needs := map[string]bool{}, map[string]bool{}
 		for j := range a.Steps {
-			tb.stepInputs(&a.Steps[j], in, reads, needs)
+			tb.stepInputs(&a.Steps[j], in, written, reads, needs)
 		}
 		for name := range reads {
-			if explicit, ok := in.explicit[name]; ok {
+			if explicit, ok := in.explicitFor(a.Name, name); ok {
 				needs[name] = explicit && reads[name]
 			}
 		}
@@ -42,9 +48,7 @@ func (tb *taskBuilder) finishActions(tool *ir.Tool, in *taskInput, confirm strin
 				continue // hidden: filled by the server
 			}
 			a.Inputs = append(a.Inputs, name)
-			if !shared[name] {
-				usedBy[name] = append(usedBy[name], a.Name)
-			}
+			usedBy[name] = append(usedBy[name], a.Name)
 			if needs[name] {
 				a.Required = append(a.Required, name)
 			}
@@ -61,11 +65,12 @@ func (tb *taskBuilder) finishActions(tool *ir.Tool, in *taskInput, confirm strin
 	}
 }
 
-// sharedInputs are inputs every action accepts: those the shaping reads
-// and those the user may be asked for.
-func sharedInputs(tool *ir.Tool, confirm string) map[string]bool {
+// sharedInputs are inputs an action accepts besides those its calls
+// read: those its result shaping reads and those the user may be asked
+// for.
+func sharedInputs(o *ir.Output, asks []ir.Ask, confirm string) map[string]bool {
 	out := map[string]bool{}
-	if o := tool.Output; o != nil {
+	if o != nil {
 		if o.PageInput != "" {
 			out[o.PageInput] = true
 		}
@@ -75,7 +80,7 @@ func sharedInputs(tool *ir.Tool, confirm string) map[string]bool {
 			}
 		}
 	}
-	for _, a := range tool.Asks {
+	for _, a := range asks {
 		out[a.Arg] = true
 	}
 	for _, name := range inputRefs(confirm) {
@@ -85,13 +90,21 @@ func sharedInputs(tool *ir.Tool, confirm string) map[string]bool {
 }
 
 // stepInputs records the inputs a step reads, and those it needs: the
-// inputs bound to arguments its operation requires, when the step runs
-// on every call (neither optional nor conditional).
-func (tb *taskBuilder) stepInputs(st *ir.Step, in *taskInput, reads, needs map[string]bool) {
-	info := tb.ops[st.Op.Method+" "+st.Op.Path]
+// inputs bound to arguments its operation requires and, when the file
+// wrote the step's args: (written), those without which a write would
+// be empty (emptyWriteInputs); both only when the step runs on every
+// call (neither optional nor conditional).
+func (tb *taskBuilder) stepInputs(st *ir.Step, in *taskInput, written bool, reads, needs map[string]bool) {
+	info := tb.opInfo(&st.Op)
 	always := !st.Optional && st.When == ""
+
 	if st.When != "" {
 		reads[st.When] = true
+	}
+	if written && always {
+		for _, name := range info.emptyWriteInputs(st.Args) {
+			needs[name] = true
+		}
 	}
 	// level: 0 the step's arguments, 1 fields of a bound object, 2
 	// elements of a bound array (needed whenever the array is).
@@ -110,6 +123,53 @@ func (tb *taskBuilder) stepInputs(st *ir.Step, in *taskInput, reads, needs map[s
 		}
 	}
 	walk(st.Args, true, 0)
+}
+
+// emptyWriteInputs are the inputs a write step must have to write
+// anything: when the operation (POST, PUT, PATCH, DELETE) takes a body
+// of which it requires no field, the inputs bound into the body's
+// fields. Without them the step would send an empty body (a rename
+// without the new name) and report success. Nil when the body has a
+// required field (the step binds it) or the step writes no body.
+func (info *opInfo) emptyWriteInputs(args []ir.Binding) []string {
+	if info == nil || !isWriteMethod(info.op.Method) || info.call.Body == nil {
+		return nil
+	}
+	body := map[string]bool{}
+	if b := info.call.Body; b.Arg != "" {
+		body[b.Arg] = true
+	} else {
+		for _, f := range b.Fields {
+			body[f.Arg] = true
+		}
+	}
+	var out []string
+	for _, b := range args {
+		if !body[b.Arg] {
+			continue
+		}
+		if info.required[b.Arg] {
+			return nil
+		}
+		out = append(out, bindingInputs(b)...)
+	}
+	return out
+}
+
+// bindingInputs are the inputs a binding and its field and element
+// bindings read.
+func bindingInputs(b ir.Binding) []string {
+	out := inputRefs(b.Expr)
+	for _, f := range append(append([]ir.Binding(nil), b.Fields...), b.Items...) {
+		out = append(out, bindingInputs(f)...)
+	}
+	return out
+}
+
+// isWriteMethod reports an HTTP method that changes the upstream's data.
+// It is what the tool annotations read from the method: not read-only.
+func isWriteMethod(method string) bool {
+	return !readOnlyMethod(strings.ToUpper(method))
 }
 
 // inputRefs lists the tool inputs an expression reads: ${input.NAME...}

@@ -95,6 +95,10 @@ func (b *inputBuilder) params(op *load.Operation, skip func(*load.Parameter) boo
 				}
 			}
 			required := p.Required || loc == "path"
+			if _, ok := schema["minItems"]; required && schema["type"] == "array" && !ok {
+				// A required list sent empty is "type=": no value at all.
+				schema["minItems"] = 1
+			}
 			b.add(name, schema, clip(b.w.text.plain(p.Description), maxTopDescLen), required, p.Schema)
 			out = append(out, ir.Param{
 				Name: p.Name, Arg: name, In: loc, Style: p.Style, Explode: p.Explode,

@@ -1,31 +1,99 @@
 package mapping
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 )
 
-// outputSchema derives the JSON Schema of a shaped result from the
-// response schemas of the steps it comes from. It is lenient on purpose
-// (no required fields, no additionalProperties: false, below the fields
-// the runtime itself adds): upstream APIs often return more, or less, than
-// their specs say, and a result must never be refused for that.
-func (tb *taskBuilder) outputSchema(tool *ir.Tool, infos map[string]*opInfo) string {
-	o := tool.Output
-	if o == nil || len(tool.Actions) > 0 {
-		return ""
+// setOutputSchemas gives a tool the JSON Schema of its shaped results:
+// a one-operation or step tool the schema of its result; an action tool
+// each shaped action its own exact schema (Action.OutputSchema, which
+// the runtime checks that action's results against) and, when every
+// action is shaped, the tool the anyOf of its actions' schemas, each
+// titled with its action.
+func (tb *taskBuilder) setOutputSchemas(tool *ir.Tool, results []*shaped) {
+	w := newSchemaWriter(tb.doc, false, nil)
+	roots := make([]map[string]any, len(results))
+	for i, u := range results {
+		roots[i] = tb.outputRoot(u, w)
 	}
-	base := tb.resultSchema(tool.Steps, infos)
-	if tool.Op != nil {
-		// A one-operation tool calls its operation directly: its
-		// result is that operation's response.
-		if info := tb.ops[tool.Op.Method+" "+tool.Op.Path]; info != nil {
-			base = successSchema(info.op)
+	defs := w.finishDefs()
+	if len(tool.Actions) == 0 {
+		tool.OutputSchema = schemaText(roots[0], defs)
+		return
+	}
+	var arms []any
+	same := true
+	for i, u := range results {
+		a := actionNamed(tool, u.action)
+		if roots[i] == nil || a == nil {
+			continue
+		}
+		a.OutputSchema = schemaText(roots[i], defs)
+		same = same && sameJSON(roots[i], roots[0])
+		arm := deepCopy(roots[i])
+		arm["title"] = "action " + u.action
+		arms = append(arms, arm)
+	}
+	if len(arms) == 0 || len(arms) < len(results) {
+		// An unshaped action returns the API's answer as it is, which
+		// may not even be JSON: no schema can promise its shape.
+		return
+	}
+	root := map[string]any{"type": "object", "anyOf": arms}
+	if same {
+		// Every action has the same shape: that shape is exact for each,
+		// and the actions need no check of their own.
+		root = roots[0]
+		for i := range tool.Actions {
+			tool.Actions[i].OutputSchema = ""
 		}
 	}
-	w := newSchemaWriter(tb.doc, false, nil)
+	tool.OutputSchema = schemaText(root, defs)
+}
+
+// schemaText is root with the definitions it reaches, as compact JSON;
+// "" for no schema.
+func schemaText(root map[string]any, defs map[string]any) string {
+	if root == nil {
+		return ""
+	}
+	root = deepCopy(root)
+	if d := reachableDefs(root, defs); len(d) > 0 {
+		root["$defs"] = d
+	}
+	lenient(root, true)
+	s, err := ir.JSON(root)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+func actionNamed(tool *ir.Tool, name string) *ir.Action {
+	for i := range tool.Actions {
+		if tool.Actions[i].Name == name {
+			return &tool.Actions[i]
+		}
+	}
+	return nil
+}
+
+// outputRoot derives the JSON Schema of one shaped result from the
+// response schemas of the calls it comes from; nil when the result is
+// not shaped. It is lenient on purpose (no required fields, no
+// additionalProperties: false, below the fields the runtime itself
+// adds): upstream APIs often return more, or less, than their specs
+// say, and a result must never be refused for that.
+func (tb *taskBuilder) outputRoot(u *shaped, w *schemaWriter) map[string]any {
+	o := u.out
+	if o == nil {
+		return nil
+	}
+	base := tb.resultSchemaOf(u)
 	var root map[string]any
 	switch {
 	case o.Limit > 0:
@@ -48,7 +116,7 @@ func (tb *taskBuilder) outputSchema(tool *ir.Tool, infos map[string]*opInfo) str
 	case len(o.Pick) > 0:
 		root = w.convert(pickSchema(w, base, o.Pick), 0)
 	default:
-		return ""
+		return nil
 	}
 	props, _ := root["properties"].(map[string]any)
 	if props == nil {
@@ -59,15 +127,8 @@ func (tb *taskBuilder) outputSchema(tool *ir.Tool, infos map[string]*opInfo) str
 		props[h.Name] = map[string]any{"type": "string"}
 	}
 	props["warnings"] = map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Steps that failed; the result is partial."}
-	if defs := w.finishDefs(); len(defs) > 0 {
-		root["$defs"] = defs
-	}
 	lenient(root, true)
-	s, err := ir.JSON(root)
-	if err != nil {
-		return ""
-	}
-	return s
+	return root
 }
 
 // resultSchema is the schema of the merged result: one step's response,
@@ -115,8 +176,7 @@ func schemaAt(w *schemaWriter, s *load.Schema, path string) *load.Schema {
 		return nil
 	}
 	if name != "" {
-		props, _, _, _ := (&inputBuilder{w: w}).objectShape(r)
-		r = w.resolve(props[name])
+		r = w.resolve(fieldSchema(w, r, name))
 		if r == nil {
 			return nil
 		}
@@ -129,6 +189,39 @@ func schemaAt(w *schemaWriter, s *load.Schema, path string) *load.Schema {
 		return inner
 	}
 	return schemaAt(w, r, rest)
+}
+
+// fieldSchema is the schema of field name of the object s: its
+// property (allOf parts merged) or, for a oneOf or anyOf, each variant's,
+// joined as an anyOf when they differ. Nil where the schema does not say
+// or a variant lacks the field: a pick through a union keeps the types
+// its variants give it instead of becoming {}.
+func fieldSchema(w *schemaWriter, s *load.Schema, name string) *load.Schema {
+	r := w.resolve(s)
+	if r == nil {
+		return nil
+	}
+	if p := w.merged(r).props[name]; p != nil {
+		return p
+	}
+	arms := append(append([]*load.Schema(nil), r.OneOf...), r.AnyOf...)
+	if len(arms) == 0 {
+		return nil
+	}
+	var subs []*load.Schema
+	for _, a := range arms {
+		sub := fieldSchema(w, a, name)
+		if sub == nil {
+			return nil
+		}
+		if !slices.ContainsFunc(subs, func(x *load.Schema) bool { return x == sub || x.Ref != "" && x.Ref == sub.Ref }) {
+			subs = append(subs, sub)
+		}
+	}
+	if len(subs) == 1 {
+		return subs[0]
+	}
+	return &load.Schema{AnyOf: subs}
 }
 
 // lenient drops required and additionalProperties: false from every

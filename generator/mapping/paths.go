@@ -17,20 +17,21 @@ import (
 // mean". Where a schema does not say (free-form objects, unions), the
 // path is accepted.
 
-// checkOutputPaths checks one tool's result paths.
-func (tb *taskBuilder) checkOutputPaths(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
-	if t.Output != nil && t.Output.List != nil {
-		tb.checkPageInput(in, tool.Output.PageInput, path+".output.list.page_input")
-	}
-	if t.Output == nil || len(tool.Actions) > 0 {
+// checkOutputPaths checks the result paths of one shaped result (a
+// tool's, or one action's), at the output: key they come from.
+func (tb *taskBuilder) checkOutputPaths(u *shaped, in *taskInput) {
+	if u.file == nil || u.out == nil {
 		return
 	}
+	if u.file.List != nil {
+		tb.checkPageInput(in, u.out.PageInput, u.path+".output.list.page_input")
+	}
 	w := newSchemaWriter(tb.doc, false, nil)
-	base := tb.toolResultSchema(tool)
-	o := tool.Output
+	base := tb.resultSchemaOf(u)
+	o := u.out
 	item := base
-	if l := t.Output.List; l != nil {
-		at := path + ".output.list"
+	if l := u.file.List; l != nil {
+		at := u.path + ".output.list"
 		list := tb.walkPath(w, base, o.ListPath, at+".path", "a list")
 		if r := w.resolve(list); r != nil && r.Type != "" && r.Type != "array" {
 			tb.problems.Errorf(tb.ov.Pos(at+".path"), "point list.path at an array of the response", "output.list.path %q is %s, not an array", o.ListPath, r.Type)
@@ -43,7 +44,7 @@ func (tb *taskBuilder) checkOutputPaths(tool *ir.Tool, in *taskInput, t *overrid
 		}
 	}
 	for _, p := range o.Pick {
-		tb.walkPath(w, item, p.Path, path+".output.pick."+p.Name, "a field")
+		tb.walkPath(w, item, p.Path, u.path+".output.pick."+p.Name, "a field")
 	}
 }
 
@@ -69,18 +70,18 @@ func (tb *taskBuilder) checkPageInput(in *taskInput, name, at string) {
 }
 
 // checkHints checks the references of output.hints: a hint renders
-// ${result.PATH} (the tool's result before shaping) and ${input.NAME};
-// anything else would render as nothing.
-func (tb *taskBuilder) checkHints(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
-	if t.Output == nil || len(tool.Actions) > 0 {
+// ${result.PATH} (the result before shaping) and ${input.NAME}; anything
+// else would render as nothing.
+func (tb *taskBuilder) checkHints(u *shaped, in *taskInput) {
+	if u.file == nil {
 		return
 	}
 	w := newSchemaWriter(tb.doc, false, nil)
-	base := tb.toolResultSchema(tool)
+	base := tb.resultSchemaOf(u)
 	inputs := sortedKeys(in.props)
-	for _, name := range sortedKeys(t.Output.Hints) {
-		at := path + ".output.hints." + name
-		expr, err := overrides.ParseExpr(t.Output.Hints[name])
+	for _, name := range sortedKeys(u.file.Hints) {
+		at := u.path + ".output.hints." + name
+		expr, err := overrides.ParseExpr(u.file.Hints[name])
 		if err != nil {
 			continue // reported by the overrides package
 		}
@@ -99,16 +100,16 @@ func (tb *taskBuilder) checkHints(tool *ir.Tool, in *taskInput, t *overrides.Too
 	}
 }
 
-// toolResultSchema is the schema of a tool's merged result: its
-// operation's response, or its steps' responses keyed by step id.
-func (tb *taskBuilder) toolResultSchema(tool *ir.Tool) *load.Schema {
-	if tool.Op != nil {
-		if info := tb.ops[tool.Op.Method+" "+tool.Op.Path]; info != nil {
+// resultSchemaOf is the schema of a shaped result before shaping: the
+// operation's response, or the steps' responses keyed by step id.
+func (tb *taskBuilder) resultSchemaOf(u *shaped) *load.Schema {
+	if u.op != nil {
+		if info := tb.opInfo(u.op); info != nil {
 			return successSchema(info.op)
 		}
 		return nil
 	}
-	return tb.resultSchema(tool.Steps, tb.stepInfos(tool.Steps))
+	return tb.resultSchema(u.steps, tb.stepInfos(u.steps))
 }
 
 // walkPath follows a result path ("a.b", "items[].id", "x[0]") through s
@@ -171,19 +172,19 @@ func fieldsFix(name string, names []string) string {
 	return "use one of: " + strings.Join(names, ", ")
 }
 
-// pageMode decides how a paged tool pages: when its page input is passed
-// to the upstream, the upstream pages the list and its answer's total
-// count (list.total, else a field named total, totalCount, total_count or
-// count beside the list) is the total; otherwise the runtime pages the
-// whole list.
-func (tb *taskBuilder) pageMode(tool *ir.Tool, t *overrides.Tool, path string) {
-	o := tool.Output
+// pageMode decides how a paged result pages: when its page input is
+// passed to the upstream, the upstream pages the list and its answer's
+// total count (list.total, else a field named total, totalCount,
+// total_count or count beside the list) is the total; otherwise the
+// runtime pages the whole list.
+func (tb *taskBuilder) pageMode(u *shaped) {
+	o := u.out
 	if o == nil || o.Limit <= 0 || o.PageInput == "" {
 		return
 	}
-	o.UpstreamPages = forwardsInput(tool, o.PageInput)
-	if t.Output.List != nil && t.Output.List.Total != "" {
-		o.TotalPath = t.Output.List.Total
+	o.UpstreamPages = forwardsInput(u, o.PageInput)
+	if u.file.List != nil && u.file.List.Total != "" {
+		o.TotalPath = u.file.List.Total
 		return
 	}
 	if !o.UpstreamPages {
@@ -196,7 +197,7 @@ func (tb *taskBuilder) pageMode(tool *ir.Tool, t *overrides.Tool, path string) {
 	} else {
 		parent = ""
 	}
-	holder := w.resolve(tb.walkPath(w, tb.toolResultSchema(tool), parent, path+".output.list.path", "a list"))
+	holder := w.resolve(tb.walkPath(w, tb.resultSchemaOf(u), parent, u.path+".output.list.path", "a list"))
 	props, _, _, ok := (&inputBuilder{w: w}).objectShape(holder)
 	if !ok {
 		return
@@ -209,23 +210,39 @@ func (tb *taskBuilder) pageMode(tool *ir.Tool, t *overrides.Tool, path string) {
 	}
 }
 
-// forwardsInput reports whether a tool passes input name to the upstream.
-func forwardsInput(tool *ir.Tool, name string) bool {
-	if tool.Op != nil {
-		for _, p := range tool.Op.Params {
+// forwardsInput reports whether a shaped result's calls pass input name
+// to the upstream.
+func forwardsInput(u *shaped, name string) bool {
+	if u.op != nil {
+		for _, p := range u.op.Params {
 			if p.Arg == name {
 				return true
 			}
 		}
 		return false
 	}
-	for _, st := range tool.Steps {
-		for _, b := range st.Args {
-			for _, ref := range inputRefs(b.Expr) {
-				if ref == name {
-					return true
-				}
+	// Of several steps, only the one whose answer holds the list pages
+	// it: a page input another step reads pages nothing here.
+	id, _, _ := strings.Cut(u.out.ListPath, ".")
+	for _, st := range u.steps {
+		if (len(u.steps) == 1 || st.ID == id) && bindsInput(st.Args, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// bindsInput reports whether a binding, or a field binding inside one,
+// reads input name.
+func bindsInput(bs []ir.Binding, name string) bool {
+	for _, b := range bs {
+		for _, ref := range inputRefs(b.Expr) {
+			if ref == name {
+				return true
 			}
+		}
+		if bindsInput(b.Fields, name) {
+			return true
 		}
 	}
 	return false

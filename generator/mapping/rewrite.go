@@ -12,13 +12,14 @@ import (
 	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
-// rewriteInputs applies the tool's input: section: renames, hidden
-// values, drops, flattening and schema refinements. Bindings that read a
-// rewritten input follow it. A one-operation tool whose bindings end up
-// as the identity needs no step and calls its operation directly.
-func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
-	for _, name := range rewriteOrder(t.Input, in) {
-		f := t.Input[name]
+// rewriteInputs applies an input: section (a tool's, or one action's,
+// at path): renames, hidden values, drops, flattening and schema
+// refinements. Bindings that read a rewritten input follow it. A
+// one-operation tool whose bindings end up as the identity needs no step
+// and calls its operation directly.
+func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, fields map[string]*overrides.Field, toolName, path string) {
+	for _, name := range rewriteOrder(fields, in) {
+		f := fields[name]
 		fp := path + ".input." + name
 		if f == nil {
 			continue
@@ -39,7 +40,7 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, t *overrides.
 			if s := runtime.Suggest(name, sortedKeys(in.props)); s != "" {
 				fix = "did you mean " + s + "?"
 			}
-			tb.problems.Errorf(tb.ov.Pos(fp), fix, "tool %q has no input %q", t.Name, name)
+			tb.problems.Errorf(tb.ov.Pos(fp), fix, "tool %q has no input %q", toolName, name)
 			continue
 		}
 		tb.rewriteOne(tool, in, name, f, fp)
@@ -112,7 +113,8 @@ func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *
 	from := "${input." + name + "}"
 	switch {
 	case f.Drop:
-		if in.required[name] {
+		if in.required[name] || in.feeds[name] {
+			// An optional step still needs what its operation requires.
 			tb.problems.Errorf(tb.ov.Pos(fp+".drop"), "give it a fixed value with value:, env: or config: instead", "input %q is required and cannot be dropped", name)
 			return
 		}
@@ -147,7 +149,13 @@ func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *
 		if v, ok := in.explicit[name]; ok {
 			in.explicit[f.Rename] = v
 		}
+		for _, m := range in.actionExplicit {
+			if v, ok := m[name]; ok {
+				m[f.Rename] = v
+			}
+		}
 		in.flatRequired[f.Rename] = in.flatRequired[name]
+		in.feeds[f.Rename] = in.feeds[name]
 		removeInput(in, name)
 		replaceBindings(tool, from, &ir.Binding{Expr: "${input." + f.Rename + "}"})
 	}
@@ -275,6 +283,10 @@ func removeInput(in *taskInput, name string) {
 	delete(in.required, name)
 	delete(in.explicit, name)
 	delete(in.flatRequired, name)
+	delete(in.feeds, name)
+	for _, m := range in.actionExplicit {
+		delete(m, name)
+	}
 }
 
 // replaceBindings rewrites every binding whose expression is exactly

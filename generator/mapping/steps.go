@@ -17,11 +17,9 @@ import (
 type stepScope map[string]*opInfo
 
 // steps builds a step list, checking every binding against the schemas.
-// It returns the steps and the HTTP methods they use.
-func (tb *taskBuilder) steps(in *taskInput, steps []*overrides.Step, path string) ([]ir.Step, []string) {
+func (tb *taskBuilder) steps(in *taskInput, steps []*overrides.Step, path string) []ir.Step {
 	scope := stepScope{}
 	var out []ir.Step
-	var methods []string
 	for i, s := range steps {
 		sp := fmt.Sprintf("%s[%d]", path, i)
 		info := tb.lookup(s.Operation, sp+".operation")
@@ -37,16 +35,22 @@ func (tb *taskBuilder) steps(in *taskInput, steps []*overrides.Step, path string
 			}
 		}
 		tb.checkRequiredArgs(info, s, sp)
+		if !s.Optional && s.When == "" {
+			// A write needs what it writes (an empty PUT means
+			// nothing); required: false in the file says otherwise.
+			for _, name := range info.emptyWriteInputs(step.Args) {
+				in.required[name] = true
+			}
+		}
 		if s.When != "" {
 			in.add(s.When, map[string]any{"type": "boolean", "description": fmt.Sprintf("Set to true to also run the %s step.", s.ID)}, false, "")
 		}
 		step.After = sortedKeys(after)
 		scope[s.ID] = info
 		out = append(out, step)
-		methods = append(methods, info.op.Method)
 		in.mergeDefs(info.defs)
 	}
-	return out, methods
+	return out
 }
 
 // binding checks and converts one step argument binding.
@@ -107,6 +111,9 @@ func (tb *taskBuilder) checkRef(in *taskInput, info *opInfo, s *overrides.Step, 
 			// A field of a bound object seldom says what it is; the
 			// model sees it as an input of its own.
 			p["description"] = synthDescriptionText(name, schemaType(p))
+		}
+		if info.required[arg] {
+			in.feeds[name] = true
 		}
 		if f := tb.ovField(name); f != nil && f.Type != "" && whole && !tb.bindable(f.Type, argSchema, info) {
 			tb.problems.Errorf(at, "make the types agree", "type mismatch: input %q is %s but %s.%s wants %s", name, f.Type, s.Operation, arg, describeSchema(resolveDef(argSchema, info.defs)))
@@ -238,8 +245,7 @@ func (tb *taskBuilder) bindable(got string, argSchema map[string]any, info *opIn
 
 // actions builds an action tool: one step list per action, an "action"
 // enum input and the union of the actions' inputs.
-func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) []string {
-	var methods []string
+func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
 	var lines []string
 	for _, name := range sortedKeys(t.Actions) {
 		a := t.Actions[name]
@@ -257,20 +263,20 @@ func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, 
 				args = append(args, ir.Binding{Arg: arg, Expr: "${input." + arg + "}"})
 			}
 			act.Steps = []ir.Step{{ID: name, Op: info.call, Args: args}}
-			methods = append(methods, info.op.Method)
 			if act.Description == "" {
 				act.Description = plainText(firstNonEmpty(info.op.Summary, derivedPurpose(info.op)))
 			}
 		} else {
-			var ms []string
-			act.Steps, ms = tb.steps(sub, a.Steps, ap+".steps")
-			methods = append(methods, ms...)
+			act.Steps = tb.steps(sub, a.Steps, ap+".steps")
 		}
+		// The action's own input: rewrites only its own inputs and
+		// bindings, before the tool's input: applies to all actions.
+		one := &ir.Tool{}
+		one.Actions = []ir.Action{act}
+		tb.rewriteInputs(one, sub, a.Input, t.Name, ap)
+		act = one.Actions[0]
 		act.Required = sub.requiredNames()
-		for _, n := range sortedKeys(sub.props) {
-			in.add(n, sub.props[n], false, name)
-		}
-		in.mergeDefs(sub.defs)
+		in.mergeAction(name, sub)
 		tool.Actions = append(tool.Actions, act)
 		lines = append(lines, fmt.Sprintf("%s: %s", name, strings.TrimSuffix(act.Description, ".")))
 	}
@@ -279,7 +285,6 @@ func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, 
 		"description": "What to do. " + strings.Join(lines, "; ") + ".",
 	}
 	in.required["action"] = true
-	return methods
 }
 
 func toAny(list []string) []any {

@@ -21,11 +21,47 @@ type taskInput struct {
 	// flatRequired marks inputs flattened out of an object that requires
 	// them: needed whenever the object is.
 	flatRequired map[string]bool
+	// feeds marks inputs bound to an argument an operation requires, in
+	// a step that may not run (optional, conditional): optional for the
+	// tool, yet the step cannot do without them, so never dropped.
+	feeds map[string]bool
+	// actionExplicit holds, per action, the required: settings of that
+	// action's own input: entries, which win over the tool's (explicit).
+	actionExplicit map[string]map[string]bool
 }
 
 func newTaskInput() *taskInput {
 	return &taskInput{props: map[string]map[string]any{}, required: map[string]bool{}, defs: map[string]any{},
-		usedBy: map[string][]string{}, unions: map[string]bool{}, explicit: map[string]bool{}, flatRequired: map[string]bool{}}
+		usedBy: map[string][]string{}, unions: map[string]bool{}, explicit: map[string]bool{}, flatRequired: map[string]bool{},
+		actionExplicit: map[string]map[string]bool{}, feeds: map[string]bool{}}
+}
+
+// explicitFor is the file's required: setting of input name for one
+// action: the action's own input: entry, else the tool's.
+func (in *taskInput) explicitFor(action, name string) (bool, bool) {
+	if v, ok := in.actionExplicit[action][name]; ok {
+		return v, true
+	}
+	v, ok := in.explicit[name]
+	return v, ok
+}
+
+// mergeAction adds the inputs of one action (sub, after the action's
+// own rewrites) to the tool's.
+func (in *taskInput) mergeAction(action string, sub *taskInput) {
+	for _, n := range sortedKeys(sub.props) {
+		in.add(n, sub.props[n], false, action)
+	}
+	in.mergeDefs(sub.defs)
+	if len(sub.explicit) > 0 {
+		in.actionExplicit[action] = sub.explicit
+	}
+	for n := range sub.feeds {
+		in.feeds[n] = true
+	}
+	for n, req := range sub.flatRequired {
+		in.flatRequired[n] = in.flatRequired[n] || req
+	}
 }
 
 // addOp adds every default input of an operation (used by one-operation

@@ -93,13 +93,13 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 		}
 		tb.operationTool(&tool, in, opTool, t, path)
 	case len(t.Steps) > 0:
-		tool.Steps, _ = tb.steps(in, t.Steps, path+".steps")
+		tool.Steps = tb.steps(in, t.Steps, path+".steps")
 	case len(t.Actions) == 0:
 		tb.pureStateInputs(&tool, in, t, path)
 	default:
 		tb.actions(&tool, in, t, path)
 	}
-	tb.rewriteInputs(&tool, in, t, path)
+	tb.rewriteInputs(&tool, in, t.Input, t.Name, path)
 	tb.stateInputs(&tool, in, t, path)
 	if opTool != nil {
 		// The operation's own description, for a file that gives none,
@@ -108,11 +108,9 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 		tool.Description = toolDescription(opTool.op, visibleNotes(opTool.in.descs, in, t), opTool.in.w)
 	}
 	tool.Output = tb.output(t.Output)
-	normalizePaths(&tool)
-	tb.checkOutputPaths(&tool, in, t, path)
-	tb.checkHints(&tool, in, t, path)
-	tb.pageMode(&tool, t, path)
-	tb.finishActions(&tool, in, t.Confirm)
+	results := tb.shapedResults(&tool, t, path)
+	tb.shapeResults(results, in)
+	tb.finishActions(&tool, in, t)
 	if len(tb.problems.Errors()) > before {
 		// The handle and confirm checks read only the file and the
 		// inputs: run them too, so one run reports the tool's problems.
@@ -127,7 +125,7 @@ func (tb *taskBuilder) build(path string, t *overrides.Tool) (ir.Tool, bool) {
 	}
 	tool.InputSchema = schemaJSON
 	setSensitive(&tool, schema, t)
-	tool.OutputSchema = tb.outputSchema(&tool, tb.stepInfos(tool.Steps))
+	tb.setOutputSchemas(&tool, results)
 	tb.describe(&tool, in, t)
 	tb.stateTool(&tool, in, t, path)
 	if t.Operation == "" && len(t.Steps) == 0 && len(t.Actions) == 0 {
@@ -272,37 +270,21 @@ func taskDoc(tool *ir.Tool) []string {
 	return lines
 }
 
-// normalizePaths rewrites result paths written in binding style
-// ("steps.ID.body.FIELD") into paths of the merged result ("ID.FIELD",
-// or "FIELD" when the tool has one step), so both spellings work.
-func normalizePaths(tool *ir.Tool) {
-	if tool.Output == nil {
-		return
+// opInfo finds the operation a call is for: by operationId first, as two
+// operations may share a method and path (Box's GET /shared_items, told
+// apart by a #fragment), then by "METHOD /path".
+func (tb *taskBuilder) opInfo(op *ir.Operation) *opInfo {
+	if info := tb.ops[op.OperationID]; op.OperationID != "" && info != nil {
+		return info
 	}
-	single := len(tool.Steps) <= 1
-	fix := func(p string) string {
-		rest, ok := strings.CutPrefix(p, "steps.")
-		if !ok {
-			return p
-		}
-		id, tail, _ := strings.Cut(rest, ".")
-		tail = strings.TrimPrefix(strings.TrimPrefix(tail, "body"), ".")
-		if single {
-			return tail
-		}
-		return strings.TrimSuffix(id+"."+tail, ".")
-	}
-	for i := range tool.Output.Pick {
-		tool.Output.Pick[i].Path = fix(tool.Output.Pick[i].Path)
-	}
-	tool.Output.ListPath = fix(tool.Output.ListPath)
+	return tb.ops[op.Method+" "+op.Path]
 }
 
 // stepInfos maps step ids to the operations they call.
 func (tb *taskBuilder) stepInfos(steps []ir.Step) map[string]*opInfo {
 	out := map[string]*opInfo{}
 	for _, st := range steps {
-		out[st.ID] = tb.ops[st.Op.Method+" "+st.Op.Path]
+		out[st.ID] = tb.opInfo(&st.Op)
 	}
 	return out
 }

@@ -58,6 +58,28 @@ var toolParcelsShipments = &runtime.Tool{
   ],
   "type": "object"
 }`,
+	OutputSchema: `{
+  "properties": {
+    "id": {
+      "type": "string"
+    },
+    "status": {
+      "enum": [
+        "created",
+        "shipped"
+      ],
+      "type": "string"
+    },
+    "warnings": {
+      "description": "Steps that failed; the result is partial.",
+      "items": {
+        "type": "string"
+      },
+      "type": "array"
+    }
+  },
+  "type": "object"
+}`,
 	OpenWorld: true,
 	Actions: []runtime.Action{
 		{
@@ -94,6 +116,12 @@ var toolParcelsShipments = &runtime.Tool{
 			},
 			Inputs:   []string{"city", "postcode", "street", "weight_g"},
 			Required: []string{"city", "street", "weight_g"},
+			Output: &runtime.Output{
+				Pick: []runtime.Pick{
+					{Name: "id", Path: "id"},
+					{Name: "status", Path: "status"},
+				},
+			},
 		},
 		{
 			Name:        "track",
@@ -116,6 +144,12 @@ var toolParcelsShipments = &runtime.Tool{
 			},
 			Inputs:   []string{"shipment_id"},
 			Required: []string{"shipment_id"},
+			Output: &runtime.Output{
+				Pick: []runtime.Pick{
+					{Name: "id", Path: "id"},
+					{Name: "status", Path: "status"},
+				},
+			},
 		},
 	},
 	Output: &runtime.Output{

@@ -115,10 +115,23 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	},
 	{
 		Tool: "weather_find_alerts",
-		Name: "paging: first page",
+		Name: "action by_state paging: first page",
 		Args: "{\"action\":\"by_state\",\"severity\":\"Extreme\"}",
 		Responses: map[string]oa2mcptest.Response{
 			"GET /alerts/active": {
+				Status: 200,
+				Body:   "{\"features\":[{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}}]}",
+			},
+		},
+		WantUpstream: true,
+		WantPage:     &oa2mcptest.Page{Items: 10, Total: 13, HasMore: true, Next: -1},
+	},
+	{
+		Tool: "weather_find_alerts",
+		Name: "action by_zone paging: first page",
+		Args: "{\"action\":\"by_zone\",\"zone\":\"KSZ009\"}",
+		Responses: map[string]oa2mcptest.Response{
+			"GET /alerts/active/zone/{zoneId}": {
 				Status: 200,
 				Body:   "{\"features\":[{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}},{\"id\":\"example\",\"properties\":{\"event\":\"Flood Warning\",\"headline\":\"example\",\"severity\":\"example\"}}]}",
 			},

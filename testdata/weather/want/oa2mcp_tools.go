@@ -56,6 +56,66 @@ var toolWeatherFindAlerts = &runtime.Tool{
   ],
   "type": "object"
 }`,
+	OutputSchema: `{
+  "properties": {
+    "hasMore": {
+      "description": "Whether items follow this page.",
+      "type": "boolean"
+    },
+    "items": {
+      "items": {
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "properties": {
+            "properties": {
+              "event": {
+                "examples": [
+                  "Flood Warning"
+                ],
+                "type": "string"
+              },
+              "headline": {
+                "type": "string"
+              },
+              "severity": {
+                "type": "string"
+              }
+            },
+            "type": "object"
+          }
+        },
+        "type": "object"
+      },
+      "type": "array"
+    },
+    "nextPage": {
+      "description": "How to see the items this page leaves out.",
+      "type": "string"
+    },
+    "note": {
+      "type": "string"
+    },
+    "totalCount": {
+      "description": "How many items there are in all.",
+      "type": "integer"
+    },
+    "warnings": {
+      "description": "Steps that failed; the result is partial.",
+      "items": {
+        "type": "string"
+      },
+      "type": "array"
+    }
+  },
+  "required": [
+    "hasMore",
+    "items",
+    "totalCount"
+  ],
+  "type": "object"
+}`,
 	ReadOnly:   true,
 	Idempotent: true,
 	OpenWorld:  true,
@@ -82,6 +142,7 @@ var toolWeatherFindAlerts = &runtime.Tool{
 				},
 			},
 			Inputs: []string{"severity", "state"},
+			Output: &runtime.Output{ListPath: "features", Limit: 10},
 		},
 		{
 			Name:        "by_zone",
@@ -104,6 +165,7 @@ var toolWeatherFindAlerts = &runtime.Tool{
 			},
 			Inputs:   []string{"zone"},
 			Required: []string{"zone"},
+			Output:   &runtime.Output{ListPath: "features", Limit: 10},
 		},
 	},
 	Output: &runtime.Output{ListPath: "features", Limit: 10},

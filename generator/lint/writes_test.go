@@ -1,0 +1,41 @@
+package lint
+
+import (
+	"testing"
+
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime"
+)
+
+// TestWriteEmptyBody: a PUT whose body requires nothing is reported
+// unless a required input fills the body, per tool and per action.
+func TestWriteEmptyBody(t *testing.T) {
+	put := func() *ir.Operation {
+		return &ir.Operation{Method: "PUT", Path: "/playlists/{id}", Params: []ir.Param{{Name: "id", Arg: "id", In: runtime.InPath, Required: true}},
+			Body: &ir.Body{MediaType: "application/json", Fields: []ir.BodyField{{Name: "name", Arg: "name"}, {Name: "public", Arg: "public"}}}}
+	}
+	tool := func(name, schema string) ir.Tool {
+		var tl ir.Tool
+		tl.Name, tl.InputSchema, tl.Op = name, schema, put()
+		return tl
+	}
+	action := func(name string, required []string) ir.Tool {
+		var tl ir.Tool
+		tl.Name, tl.InputSchema = name, `{"type":"object","required":["action"]}`
+		tl.Actions = []ir.Action{{Name: "rename", Required: required, Steps: []ir.Step{{ID: "rename", Op: *put(),
+			Args: []ir.Binding{{Arg: "id", Expr: "${input.id}"}, {Arg: "name", Expr: "${input.new_name}"}}}}}}
+		return tl
+	}
+	srv := &ir.Server{Tools: []ir.Tool{
+		tool("update_any", `{"type":"object","required":["id"]}`),
+		tool("update_named", `{"type":"object","required":["id","name"]}`),
+		action("rename_loose", []string{"id"}),
+		action("rename_strict", []string{"id", "new_name"}),
+	}}
+	r := Check(srv, Config{})
+	for name, want := range map[string]bool{"update_any": true, "update_named": false, "rename_loose": true, "rename_strict": false} {
+		if got := rulesOf(r, name)["write-empty-body"]; got != want {
+			t.Errorf("%s: write-empty-body %v, want %v", name, got, want)
+		}
+	}
+}
