@@ -44,7 +44,8 @@ func TestHandleLifecycleFixedAndSliding(t *testing.T) {
 	}}
 	hm := newHandleManager(spec, NewMemoryHandleStore(0, clk.now), clk.now)
 	ctx := context.Background()
-	owner, other := ownerDigest("u1"), ownerDigest("u2")
+	signer := &stateSigner{key: []byte("0123456789abcdef0123456789abcdef"), now: clk.now}
+	owner, other := signer.owner("u1"), signer.owner("u2")
 	cart, _ := hm.create(ctx, hm.types["cart"], owner, 42)
 	doc, _ := hm.create(ctx, hm.types["doc"], owner, "D-1")
 	if !strings.HasPrefix(cart, "crt_") || len(cart) != 4+handleRandLen {

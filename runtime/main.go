@@ -25,7 +25,7 @@ type mainConfig struct {
 	maxConcurrent                                 int
 	// State and access; empty: the environment decides.
 	handleStore, tokensFile, jwks, issuer, audience, resource string
-	insecureNoAuth                                            bool
+	insecureNoAuth, insecureAnyAudience                       bool
 }
 
 // Main is a generated server's command: it parses args, builds the
@@ -118,6 +118,7 @@ func (cfg *mainConfig) apply(opts Options, logger *slog.Logger) Options {
 			*f.dst = f.v
 		}
 	}
+	a.InsecureAnyAudience = a.InsecureAnyAudience || cfg.insecureAnyAudience
 	opts.Auth = &a
 	opts.InsecureNoAuth = opts.InsecureNoAuth || cfg.insecureNoAuth
 	return opts
@@ -139,7 +140,8 @@ func parseFlags(spec *ServerDef, args []string, stderr io.Writer) (*mainConfig, 
 	fs.StringVar(&cfg.tokensFile, "auth-tokens-file", "", "require bearer tokens on HTTP: file of TOKEN SUBJECT [SCOPE...] lines (also $"+prefix+"_AUTH_TOKENS_FILE)")
 	fs.StringVar(&cfg.jwks, "auth-jwks", "", "require bearer JWTs (RS256/ES256) signed by this JWKS URL or file (also $"+prefix+"_AUTH_JWKS)")
 	fs.StringVar(&cfg.issuer, "auth-issuer", "", "required iss claim of JWTs (also $"+prefix+"_AUTH_ISSUER)")
-	fs.StringVar(&cfg.audience, "auth-audience", "", "required aud claim of JWTs (also $"+prefix+"_AUTH_AUDIENCE)")
+	fs.StringVar(&cfg.audience, "auth-audience", "", "required aud claim of JWTs, needed with --auth-jwks: what the authorization server names this server in tokens, usually its public URL (also $"+prefix+"_AUTH_AUDIENCE)")
+	fs.BoolVar(&cfg.insecureAnyAudience, "auth-insecure-any-audience", false, "accept JWTs issued for any audience, without --auth-audience (development only: a token minted for another service is accepted)")
 	fs.StringVar(&cfg.resource, "auth-resource", "", "public URL of the MCP endpoint, stated in the OAuth protected-resource metadata published with --auth-issuer (default: each request's scheme and host, path /mcp; also $"+prefix+"_AUTH_RESOURCE)")
 	fs.BoolVar(&cfg.insecureNoAuth, "insecure-no-auth", false, "serve tools that need scopes over HTTP without authentication (development only: every caller gets every scope)")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")

@@ -68,7 +68,7 @@ func TestStateHandles(t *testing.T) {
 		t.Fatalf("state after two adds: %s", text)
 	}
 	// Owner check: another caller can neither read nor update it.
-	other := ownerDigest("someone else")
+	other := srv.signer.owner("someone else")
 	if _, cerr := srv.handles.resolve(context.Background(), HandleInput{Arg: "basket", Type: "basket"}, b, other); cerr == nil || cerr.kind != KindForbidden {
 		t.Errorf("foreign resolve: %v", cerr)
 	}
