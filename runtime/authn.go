@@ -525,7 +525,12 @@ func (a *authenticator) requireAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var reason string
 		r = r.WithContext(context.WithValue(r.Context(), authCtxKey{}, &reason))
-		inner(next).ServeHTTP(&challengeWriter{ResponseWriter: w, auth: a, req: r, reason: &reason, hasToken: r.Header.Get("Authorization") != ""}, r)
+		cw := &challengeWriter{ResponseWriter: w, auth: a, req: r, reason: &reason, hasToken: r.Header.Get("Authorization") != ""}
+		inner(next).ServeHTTP(cw, r)
+		if cw.refused {
+			// Refused before its body was read: the body is not read on.
+			stopReading(w)
+		}
 	})
 }
 
@@ -537,6 +542,7 @@ type challengeWriter struct {
 	reason   *string
 	hasToken bool
 	wrote    bool
+	refused  bool // answered 401 or 403: the connection closes
 }
 
 func (c *challengeWriter) WriteHeader(code int) {
@@ -553,6 +559,10 @@ func (c *challengeWriter) WriteHeader(code int) {
 			v += fmt.Sprintf(", error=\"invalid_token\", error_description=%q", strings.ReplaceAll(desc, `"`, "'"))
 		}
 		c.Header().Set("WWW-Authenticate", v)
+	}
+	if !c.wrote && (code == http.StatusUnauthorized || code == http.StatusForbidden) {
+		c.refused = true
+		c.Header().Set("Connection", "close")
 	}
 	c.wrote = true
 	c.ResponseWriter.WriteHeader(code)
@@ -607,3 +617,7 @@ func missingScopes(required, have []string) []string {
 	}
 	return out
 }
+
+// Unwrap lets http.ResponseController reach the connection (read
+// deadlines of the body guard).
+func (c *challengeWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }

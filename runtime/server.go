@@ -61,6 +61,9 @@ type Server struct {
 	stdio       atomic.Bool
 	// insecureNoAuth: Options.InsecureNoAuth.
 	insecureNoAuth bool
+	// origins are the browser origins allowed on Streamable HTTP
+	// (Options.AllowedOrigins).
+	origins map[string]bool
 
 	// tools are the bound tools by name: the definition's and
 	// Options.Tools.
@@ -135,6 +138,9 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 		now:       opts.Now,
 	}
 	if err := s.initAccess(spec, &opts); err != nil {
+		return nil, err
+	}
+	if s.origins, err = parseOrigins(opts.AllowedOrigins); err != nil {
 		return nil, err
 	}
 	s.maxRequest = int64(orDefault(spec.MaxRequestBytes, defaultMaxRequestBytes))
@@ -346,13 +352,19 @@ func (s *Server) HTTPHandler() http.Handler {
 		})
 		// Tool calls the SDK is known to accept take a fast path
 		// (fasthttp.go).
-		s.httpHandler = &httpFast{s: s, next: carried}
+		var inner http.Handler = &httpFast{s: s, next: carried}
 		if s.fastPathOff {
-			s.httpHandler = carried
+			inner = carried
 		}
+		// Hostile peers meet the Origin check first, then authentication
+		// (a caller without a valid token has no body read), then the
+		// body and batch bounds (httpguard.go).
+		inner = bodyGuard{next: inner}
 		if s.auth != nil {
-			s.httpHandler = s.auth.requireAuth(s.httpHandler)
-		} else if scoped := s.scopedTools(); len(scoped) > 0 {
+			inner = s.auth.requireAuth(inner)
+		}
+		s.httpHandler = &httpGuard{origins: s.origins, next: inner}
+		if scoped := s.scopedTools(); s.auth == nil && len(scoped) > 0 {
 			if s.insecureNoAuth {
 				s.logger.Warn("INSECURE: serving tools that need scopes over HTTP WITHOUT AUTHENTICATION: every caller may use them", "tools", strings.Join(scoped, ", "))
 			} else {
@@ -383,10 +395,9 @@ func (s *Server) ServeIO(ctx context.Context, stdin io.Reader, stdout io.Writer)
 	defer stopFast()
 	// Responses finishing together leave in one write (groupWriter).
 	fp := newFastPath(fctx, s, newGroupWriter(stdout))
-	in, out := stdin, stdout
-	if !s.fastPathOff {
-		in, out = &fastReader{f: fp, br: bufio.NewReaderSize(stdin, fastMaxLine)}, fastWriter{fp}
-	}
+	// The reader answers lines that are no message itself (stdioguard.go)
+	// and, unless fastPathOff, serves fast calls.
+	in, out := &fastReader{f: fp, br: bufio.NewReaderSize(stdin, fastMaxLine)}, fastWriter{fp}
 	t := &mcp.IOTransport{Reader: &drainingReader{r: in, s: s, limit: s.timeout + time.Second}, Writer: nopWriteCloser{out}}
 	ss, err := s.mcp.Connect(ctx, t, nil)
 	if err != nil {
