@@ -224,6 +224,14 @@ func startMCPServer(t *testing.T, bins petstoreBins, backendURL string) string {
 // test ends; what the process printed is logged if the test failed.
 func startDaemon(t *testing.T, name string, ready *regexp.Regexp, bin string, args ...string) string {
 	t.Helper()
+	addr, _ := startProcess(t, name, ready, bin, args...)
+	return addr
+}
+
+// startProcess is startDaemon that also returns the process id (to read
+// its /proc entries).
+func startProcess(t *testing.T, name string, ready *regexp.Regexp, bin string, args ...string) (string, int) {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "GOTRACEBACK=all")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -278,13 +286,13 @@ func startDaemon(t *testing.T, name string, ready *regexp.Regexp, bin string, ar
 	})
 	select {
 	case addr := <-found:
-		return addr
+		return addr, cmd.Process.Pid
 	case <-exited:
 		t.Fatalf("%s exited before it was ready:\n%s", name, truncate(log.String(), 8000))
 	case <-time.After(30 * time.Second):
 		t.Fatalf("%s did not report its address within 30s:\n%s", name, truncate(log.String(), 8000))
 	}
-	return ""
+	return "", 0
 }
 
 // lockedBuffer collects lines from several goroutines.
