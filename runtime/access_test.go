@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 	"time"
@@ -121,5 +123,24 @@ func TestStateSigner(t *testing.T) {
 	}
 	if _, _, err := newStateKey("short"); err == nil {
 		t.Error("short key accepted")
+	}
+}
+
+// TestOwnerDigestKeyed: the owner digest depends on the server key, so
+// whoever reads the handle store cannot confirm a guessed subject; one
+// key gives one digest per subject (replicas sharing it agree).
+func TestOwnerDigestKeyed(t *testing.T) {
+	a := &stateSigner{key: []byte("0123456789abcdef0123456789abcdef")}
+	b := &stateSigner{key: []byte("fedcba9876543210fedcba9876543210")}
+	unkeyed := sha256.Sum256([]byte("oa2mcp-owner\x00" + "u1"))
+	switch {
+	case a.owner("u1") != a.owner("u1"):
+		t.Error("one key, one subject: two digests")
+	case a.owner("u1") == b.owner("u1"):
+		t.Error("two keys give the same digest: it is not keyed")
+	case a.owner("u1") == a.owner("u2"):
+		t.Error("two subjects, one digest")
+	case a.owner("u1") == hex.EncodeToString(unkeyed[:16]):
+		t.Error("the digest is the unkeyed hash of the subject")
 	}
 }
