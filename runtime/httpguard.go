@@ -152,9 +152,8 @@ func (b bodyGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuseHTTP(w, http.StatusRequestEntityTooLarge, jsonrpcInvalidRequest, "the request body is larger than "+byteSize(maxHTTPBody)+", the most this server reads")
 		return
 	}
-	// The body is in: a tool call may now outlast the listener's read
-	// timeout (net/http cancels a request whose connection read times
-	// out).
+	// The body is in: the read deadline bounded the request's arrival
+	// only; the call and its answer are the write timeout's.
 	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	if n := batchLen(body); n > maxHTTPBatch {
 		refuseHTTP(w, http.StatusBadRequest, jsonrpcInvalidRequest, fmt.Sprintf("the JSON-RPC batch holds %d messages; this server takes at most %d in one request (send them in several requests)", n, maxHTTPBatch))
