@@ -32,7 +32,7 @@ const floodRSSBound = 96 << 20
 func TestHTTPHeaderFlood(t *testing.T) {
 	bins := buildPetstore(t, testenv.RepoRoot(t))
 	backend := startBackend(t, bins)
-	url, pid := startDaemonPID(t, "petstore MCP server", regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+/mcp)`),
+	url, pid := startProcess(t, "petstore MCP server", regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+/mcp)`),
 		bins.server, "--transport", "http", "--addr", "127.0.0.1:0", "--base-url", backend)
 	start := rssOf(t, pid)
 	const requests, workers = 1100, 4

@@ -224,12 +224,13 @@ func startMCPServer(t *testing.T, bins petstoreBins, backendURL string) string {
 // test ends; what the process printed is logged if the test failed.
 func startDaemon(t *testing.T, name string, ready *regexp.Regexp, bin string, args ...string) string {
 	t.Helper()
-	addr, _ := startDaemonPID(t, name, ready, bin, args...)
+	addr, _ := startProcess(t, name, ready, bin, args...)
 	return addr
 }
 
-// startDaemonPID is startDaemon, also returning the process id.
-func startDaemonPID(t *testing.T, name string, ready *regexp.Regexp, bin string, args ...string) (string, int) {
+// startProcess is startDaemon that also returns the process id (to read
+// its /proc entries).
+func startProcess(t *testing.T, name string, ready *regexp.Regexp, bin string, args ...string) (string, int) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "GOTRACEBACK=all")

@@ -34,19 +34,19 @@ const (
 	hostileMaxText    = 8 << 10                        // an error text is a summary, never a page
 )
 
-// hostileServer is the running generated server and its client.
-type hostileServer struct {
+// victimServer is the generated server the hostile upstream attacks, and its client.
+type victimServer struct {
 	cs     *mcp.ClientSession
 	cmd    *exec.Cmd
 	stderr *lockedWriter
 }
 
-func startHostileServer(t *testing.T, up *hostileUpstream) *hostileServer {
+func startVictimServer(t *testing.T, up *hostileUpstream) *victimServer {
 	t.Helper()
 	bins := buildPetstore(t, testenv.RepoRoot(t))
 	cmd := exec.Command(bins.server, "--timeout", hostileTimeout.String(), "--base-url", up.baseURL())
 	cmd.Env = append(os.Environ(), "PETSTORE_API_KEY="+hostileAPIKey, "GOTRACEBACK=all")
-	hs := &hostileServer{cmd: cmd, stderr: &lockedWriter{}}
+	hs := &victimServer{cmd: cmd, stderr: &lockedWriter{}}
 	cmd.Stderr = hs.stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "hostile-e2e", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -77,12 +77,12 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 func (w *lockedWriter) String() string { return w.b.String() }
 
 // alive reports whether the server process still runs.
-func (hs *hostileServer) alive() bool {
+func (hs *victimServer) alive() bool {
 	return hs.cmd.Process != nil && syscall.Kill(hs.cmd.Process.Pid, 0) == nil && hs.cmd.ProcessState == nil
 }
 
 // procStatus reads a kB field (VmHWM, VmRSS) of the server's /proc status.
-func (hs *hostileServer) procStatus(t *testing.T, field string) int {
+func (hs *victimServer) procStatus(t *testing.T, field string) int {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(hs.cmd.Process.Pid) + "/status")
 	must(t, err)
 	for _, line := range strings.Split(string(data), "\n") {
@@ -96,7 +96,7 @@ func (hs *hostileServer) procStatus(t *testing.T, field string) int {
 }
 
 // openFDs counts the server's open file descriptors.
-func (hs *hostileServer) openFDs(t *testing.T) int {
+func (hs *victimServer) openFDs(t *testing.T) int {
 	ents, err := os.ReadDir(filepath.Join("/proc", strconv.Itoa(hs.cmd.Process.Pid), "fd"))
 	must(t, err)
 	return len(ents)
@@ -114,7 +114,7 @@ type outcome struct {
 // call runs one tool call against fault f. The multi-step tool
 // (petstore_get_pet, whose steps run concurrently) and the one-operation
 // tool (petstore_count_stock) take turns.
-func (hs *hostileServer) call(up *hostileUpstream, f fault, steps bool) outcome {
+func (hs *victimServer) call(up *hostileUpstream, f fault, steps bool) outcome {
 	up.set(f)
 	name, args := "petstore_count_stock", map[string]any{}
 	if steps {
@@ -146,7 +146,7 @@ func upstreamOps(steps bool) int {
 }
 
 // violations lists the invariants o breaks; none for a held case.
-func (o outcome) violations(hs *hostileServer, up *hostileUpstream) []string {
+func (o outcome) violations(hs *victimServer, up *hostileUpstream) []string {
 	var v []string
 	switch {
 	case o.err != nil:
@@ -247,7 +247,7 @@ func hostileTable() []hostileCase {
 // case NAME (e.g. "500/1e9") alone, to measure its peak memory.
 func TestHostileUpstream(t *testing.T) {
 	up := startHostileUpstream(t)
-	hs := startHostileServer(t, up)
+	hs := startVictimServer(t, up)
 	type tally struct{ tried, held int }
 	table := map[string]*tally{}
 	var order []string
@@ -306,7 +306,7 @@ func TestHostileUpstream(t *testing.T) {
 }
 
 // callGood checks that a plain good answer still comes through.
-func (hs *hostileServer) callGood(t *testing.T, up *hostileUpstream) string {
+func (hs *victimServer) callGood(t *testing.T, up *hostileUpstream) string {
 	o := hs.call(up, fault{Body: "good"}, false)
 	if o.err != nil || o.isError || !strings.Contains(o.text, "available") {
 		return strconv.Quote(truncate(o.text, 300)) + " " + errText(o.err)
@@ -360,7 +360,7 @@ func randomFault(r *rand.Rand) fault {
 // repeats a run, OA2MCP_HOSTILE_CASES sets how many; default 40) and
 // checks the invariants on each; a failure prints the seed and the case
 // minimised to the fewest hostile traits that still fail.
-func runRandomHostile(t *testing.T, hs *hostileServer, up *hostileUpstream) {
+func runRandomHostile(t *testing.T, hs *victimServer, up *hostileUpstream) {
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv("OA2MCP_HOSTILE_SEED"); s != "" {
 		n, err := strconv.ParseUint(s, 10, 64)

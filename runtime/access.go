@@ -75,9 +75,15 @@ func (s *Server) initAccess(spec *ServerDef, opts *Options) error {
 	if err != nil {
 		return err
 	}
+	if a.JWKS != "" && a.Audience == "" && !a.InsecureAnyAudience {
+		return fmt.Errorf("authentication: JWTs are verified (--auth-jwks) but no audience is required: set --auth-audience (or $%s_AUTH_AUDIENCE, AuthOptions.Audience) to the aud claim the authorization server puts in tokens issued for this server, usually its public URL; --auth-insecure-any-audience accepts tokens issued for any service (development only)", prefix)
+	}
 	if a.enabled() {
 		if s.auth, err = newAuthenticator(a, spec.Name, s.now); err != nil {
 			return fmt.Errorf("authentication: %w", err)
+		}
+		if a.JWKS != "" && a.Audience == "" {
+			s.logger.Warn("INSECURE: JWTs issued for ANY audience are accepted (--auth-insecure-any-audience): a token the authorization server minted for another service works here; set --auth-audience")
 		}
 	}
 	s.rate = s.newRateLimiter(spec.RateLimit)
@@ -95,7 +101,7 @@ func (s *Server) initAccess(spec *ServerDef, opts *Options) error {
 // when it keeps rate limits.
 func (s *Server) newRateLimiter(r *RateLimit) *rateLimiter {
 	shared, _ := s.handles.store.(RateStore)
-	return newRateLimiter(r, s.now, shared, s.handles.ns, s.logger)
+	return newRateLimiter(r, s.now, shared, s.handles.ns, s.signer.owner, s.logger)
 }
 
 func needsState(spec *ServerDef) bool {
@@ -291,7 +297,7 @@ func (s *Server) admit(ctx context.Context, bt *boundTool, ti *auth.TokenInfo) (
 		return ctx, "", &callError{kind: KindRateLimited, retryable: true, retryAfter: secs,
 			msg: fmt.Sprintf("Too many calls: %s allows %s calls per minute per caller. Wait %d seconds before calling again.", scope, trimFloat(limiter.rate*60), secs)}
 	}
-	return ctx, ownerDigest(sub), nil
+	return ctx, s.signer.owner(sub), nil
 }
 
 func trimFloat(f float64) string {

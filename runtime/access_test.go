@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +46,8 @@ func TestHandleLifecycleFixedAndSliding(t *testing.T) {
 	}}
 	hm := newHandleManager(spec, NewMemoryHandleStore(0, clk.now), clk.now)
 	ctx := context.Background()
-	owner, other := ownerDigest("u1"), ownerDigest("u2")
+	signer := &stateSigner{key: []byte("0123456789abcdef0123456789abcdef"), now: clk.now}
+	owner, other := signer.owner("u1"), signer.owner("u2")
 	cart, _ := hm.create(ctx, hm.types["cart"], owner, 42)
 	doc, _ := hm.create(ctx, hm.types["doc"], owner, "D-1")
 	if !strings.HasPrefix(cart, "crt_") || len(cart) != 4+handleRandLen {
@@ -80,7 +83,7 @@ func TestHandleLifecycleFixedAndSliding(t *testing.T) {
 
 func TestRateLimiterBucket(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1_000_000, 0)}
-	l := newRateLimiter(&RateLimit{PerMinute: 60, Burst: 2}, clk.now, nil, "", nil)
+	l := newRateLimiter(&RateLimit{PerMinute: 60, Burst: 2}, clk.now, nil, "", nil, nil)
 	for i := 0; i < 2; i++ {
 		if ok, _ := l.take(context.Background(), "a"); !ok {
 			t.Fatal("burst refused")
@@ -120,5 +123,24 @@ func TestStateSigner(t *testing.T) {
 	}
 	if _, _, err := newStateKey("short"); err == nil {
 		t.Error("short key accepted")
+	}
+}
+
+// TestOwnerDigestKeyed: the owner digest depends on the server key, so
+// whoever reads the handle store cannot confirm a guessed subject; one
+// key gives one digest per subject (replicas sharing it agree).
+func TestOwnerDigestKeyed(t *testing.T) {
+	a := &stateSigner{key: []byte("0123456789abcdef0123456789abcdef")}
+	b := &stateSigner{key: []byte("fedcba9876543210fedcba9876543210")}
+	unkeyed := sha256.Sum256([]byte("oa2mcp-owner\x00" + "u1"))
+	switch {
+	case a.owner("u1") != a.owner("u1"):
+		t.Error("one key, one subject: two digests")
+	case a.owner("u1") == b.owner("u1"):
+		t.Error("two keys give the same digest: it is not keyed")
+	case a.owner("u1") == a.owner("u2"):
+		t.Error("two subjects, one digest")
+	case a.owner("u1") == hex.EncodeToString(unkeyed[:16]):
+		t.Error("the digest is the unkeyed hash of the subject")
 	}
 }

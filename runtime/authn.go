@@ -42,8 +42,11 @@ type AuthOptions struct {
 	// JWKS is the URL (http:// or https://) or file path of the JSON Web
 	// Key Set whose keys sign accepted JWTs.
 	JWKS string
-	// Issuer and Audience, when set, must match the iss and aud claims.
-	// With an Issuer the server publishes OAuth protected-resource
+	// Issuer, when set, must match the iss claim, and Audience the aud
+	// claim: a server verifying JWTs needs an Audience (the MCP
+	// authorization rules: a token must have been issued for this
+	// server, RFC 8707), else NewServer fails, unless
+	// InsecureAnyAudience is set. With an Issuer the server publishes OAuth protected-resource
 	// metadata (RFC 9728) naming it as the authorization server, so that
 	// MCP clients find where to get a token.
 	Issuer   string
@@ -52,6 +55,10 @@ type AuthOptions struct {
 	// (https://mcp.example.com/mcp), the resource tokens are issued for,
 	// as the metadata states it. Empty: each request's scheme and host.
 	Resource string
+	// InsecureAnyAudience accepts JWTs for any audience: a token the
+	// same authorization server minted for another service is then
+	// accepted here. Development only; logged at every start.
+	InsecureAnyAudience bool
 	// HTTPClient fetches a JWKS URL; default a client with a 10 s timeout.
 	HTTPClient *http.Client
 }
@@ -196,22 +203,35 @@ func scopesOf(claims map[string]any) []string {
 	return out
 }
 
-func numClaim(claims map[string]any, name string) (int64, bool) {
-	n, ok := claims[name].(json.Number)
+// numClaim reads a NumericDate claim (RFC 7519 section 2): present
+// reports whether the claim is there; a present claim that is not a JSON
+// number is an error, never a claim to ignore.
+func numClaim(claims map[string]any, name string) (v int64, present bool, err error) {
+	raw, present := claims[name]
+	if !present {
+		return 0, false, nil
+	}
+	n, ok := raw.(json.Number)
 	if !ok {
-		return 0, false
+		return 0, true, fmt.Errorf("the JWT's %s claim is not a number (a NumericDate: seconds since 1970)", name)
 	}
 	if i, err := n.Int64(); err == nil {
-		return i, true
+		return i, true, nil
 	}
 	f, err := n.Float64()
-	return int64(f), err == nil
+	if err != nil {
+		return 0, true, fmt.Errorf("the JWT's %s claim is not a number (a NumericDate: seconds since 1970)", name)
+	}
+	return int64(f), true, nil
 }
 
 type jwtHeader struct {
 	Alg string `json:"alg"`
 	Kid string `json:"kid"`
 	Typ string `json:"typ"`
+	// Crit lists extensions the verifier must understand (RFC 7515
+	// section 4.1.11); this server understands none, so any is refused.
+	Crit json.RawMessage `json:"crit"`
 }
 
 func (a *authenticator) verifyJWT(ctx context.Context, token string) (map[string]any, error) {
@@ -226,6 +246,9 @@ func (a *authenticator) verifyJWT(ctx context.Context, token string) (map[string
 	}
 	if h.Alg != "RS256" && h.Alg != "ES256" {
 		return nil, fmt.Errorf("JWT algorithm %q is not accepted (use RS256 or ES256)", h.Alg)
+	}
+	if h.Crit != nil {
+		return nil, errors.New("the JWT header has a crit parameter, and this server understands no critical extension")
 	}
 	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
 	if err != nil {
@@ -262,16 +285,8 @@ func (a *authenticator) verifyJWT(ctx context.Context, token string) (map[string
 	if dec.Decode(&claims) != nil || claims == nil {
 		return nil, errors.New("malformed JWT claims")
 	}
-	now := a.now()
-	exp, ok := numClaim(claims, "exp")
-	if !ok {
-		return nil, errors.New("the JWT has no exp claim")
-	}
-	if now.After(time.Unix(exp, 0).Add(clockSkew)) {
-		return nil, errors.New("the JWT has expired")
-	}
-	if nbf, ok := numClaim(claims, "nbf"); ok && now.Add(clockSkew).Before(time.Unix(nbf, 0)) {
-		return nil, errors.New("the JWT is not valid yet")
+	if err := a.checkTimes(claims); err != nil {
+		return nil, err
 	}
 	if a.issuer != "" {
 		if iss, _ := claims["iss"].(string); iss != a.issuer {
@@ -285,6 +300,33 @@ func (a *authenticator) verifyJWT(ctx context.Context, token string) (map[string
 		return nil, errors.New("the JWT has no sub claim")
 	}
 	return claims, nil
+}
+
+// checkTimes checks the exp, nbf and iat claims against the server's
+// clock, with clockSkew of tolerance.
+func (a *authenticator) checkTimes(claims map[string]any) error {
+	now := a.now()
+	exp, ok, err := numClaim(claims, "exp")
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errors.New("the JWT has no exp claim")
+	}
+	if now.After(time.Unix(exp, 0).Add(clockSkew)) {
+		return errors.New("the JWT has expired")
+	}
+	nbf, ok, err := numClaim(claims, "nbf")
+	if err != nil {
+		return err
+	}
+	if ok && now.Add(clockSkew).Before(time.Unix(nbf, 0)) {
+		return errors.New("the JWT is not valid yet")
+	}
+	if _, _, err := numClaim(claims, "iat"); err != nil {
+		return err
+	}
+	return nil
 }
 
 func hasAudience(aud any, want string) bool {
@@ -483,7 +525,12 @@ func (a *authenticator) requireAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var reason string
 		r = r.WithContext(context.WithValue(r.Context(), authCtxKey{}, &reason))
-		inner(next).ServeHTTP(&challengeWriter{ResponseWriter: w, auth: a, req: r, reason: &reason, hasToken: r.Header.Get("Authorization") != ""}, r)
+		cw := &challengeWriter{ResponseWriter: w, auth: a, req: r, reason: &reason, hasToken: r.Header.Get("Authorization") != ""}
+		inner(next).ServeHTTP(cw, r)
+		if cw.refused {
+			// Refused before its body was read: the body is not read on.
+			stopReading(w)
+		}
 	})
 }
 
@@ -495,6 +542,7 @@ type challengeWriter struct {
 	reason   *string
 	hasToken bool
 	wrote    bool
+	refused  bool // answered 401 or 403: the connection closes
 }
 
 func (c *challengeWriter) WriteHeader(code int) {
@@ -511,6 +559,10 @@ func (c *challengeWriter) WriteHeader(code int) {
 			v += fmt.Sprintf(", error=\"invalid_token\", error_description=%q", strings.ReplaceAll(desc, `"`, "'"))
 		}
 		c.Header().Set("WWW-Authenticate", v)
+	}
+	if !c.wrote && (code == http.StatusUnauthorized || code == http.StatusForbidden) {
+		c.refused = true
+		c.Header().Set("Connection", "close")
 	}
 	c.wrote = true
 	c.ResponseWriter.WriteHeader(code)
@@ -565,3 +617,7 @@ func missingScopes(required, have []string) []string {
 	}
 	return out
 }
+
+// Unwrap lets http.ResponseController reach the connection (read
+// deadlines of the body guard).
+func (c *challengeWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -74,8 +75,9 @@ func (s *Server) CallTool(ctx context.Context, name string, args any) (*mcp.Call
 }
 
 // handle runs one call with its metrics and its one log record. It
-// returns a Go error only for a panic, which the SDK turns into a
-// protocol error; the server lives on.
+// returns a Go error only for a panic: a fault of this server, not of the
+// call, so a JSON-RPC internal error (-32603) as the protocol rules for
+// server faults; the server lives on.
 func (s *Server) handle(ctx context.Context, bt *boundTool, in callIn) (res *mcp.CallToolResult, err error) {
 	name := bt.spec.Name
 	start := time.Now()
@@ -95,7 +97,8 @@ func (s *Server) handle(ctx context.Context, bt *boundTool, in callIn) (res *mcp
 	defer func() {
 		if p := recover(); p != nil {
 			s.logger.Error("tool handler panicked", "tool", name, "request_id", rec.requestID, "panic", fmt.Sprint(p))
-			rec.kind, res, err = "internal", nil, fmt.Errorf("internal error in tool %s (request %s)", name, rec.requestID)
+			rec.kind, res, err = "internal", nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+				Message: fmt.Sprintf("internal error in tool %s (request %s); the server logged it and serves on", name, rec.requestID)}
 		}
 		d := time.Since(start)
 		outcome := "ok"

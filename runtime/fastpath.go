@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -117,7 +118,6 @@ type fastReader struct {
 	f    *fastPath
 	br   *bufio.Reader
 	rest []byte // what remains of the line being passed to the SDK
-	long bool   // inside a line longer than fastMaxLine
 	err  error
 }
 
@@ -133,29 +133,35 @@ func (r *fastReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// next reads the next line (or chunk of an overlong line) and returns
-// what the SDK gets of it: nothing when the fast path served it.
+// next reads the next line and returns what the SDK gets of it: nothing
+// when the fast path served it or the line is no message (screen
+// answered it).
 func (r *fastReader) next() []byte {
-	line, err := r.br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull || r.long {
-		// An overlong line passes in chunks; the stream is no longer at a
-		// known boundary.
-		r.long, r.f.dirty = err == bufio.ErrBufferFull, true
-		return line
-	}
+	line, tooLong, err := r.readLine()
 	if err != nil {
 		r.err = err
-		if len(line) == 0 {
+		if len(line) == 0 && !tooLong {
 			return nil
 		}
+	}
+	if tooLong {
+		r.f.reply(stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: the line is longer than %s, the most this server reads as one message", byteSize(stdioMaxMessage))))
+		return nil
 	}
 	if r.f.intercept(line) {
 		return nil
 	}
-	if !r.f.dirty && len(bytes.TrimSpace(line)) > 0 && !json.Valid(line) {
-		r.f.dirty = true
+	if answer := r.f.screen(line); answer != nil {
+		r.f.reply(answer)
+		return nil
 	}
 	return line
+}
+
+// reply writes an answer of the reader's own, whole, between the
+// session's other lines.
+func (f *fastPath) reply(line []byte) {
+	_, _ = f.out.Write(line)
 }
 
 func (r *fastReader) Close() error { return nil }
@@ -190,7 +196,7 @@ func (f *fastPath) intercept(line []byte) bool {
 	if bytes.Contains(line, []byte(`"notifications/cancelled"`)) {
 		f.cancelled(line) // the SDK gets the line too
 	}
-	if f.dirty || f.s.exposed.Load() || f.s.draining.Load() || !bytes.Contains(line, []byte(`"tools/call"`)) {
+	if f.dirty || !f.s.fastPathOn() || f.s.exposed.Load() || f.s.draining.Load() || !bytes.Contains(line, []byte(`"tools/call"`)) {
 		return false
 	}
 	ss := f.ss.Load()

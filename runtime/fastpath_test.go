@@ -193,10 +193,21 @@ func TestFastPathMatchesSDK(t *testing.T) {
 			if len(got) != len(sdk) {
 				t.Fatalf("%d responses on the fast path, %d from the SDK:\nfast:\n%s\nsdk:\n%s", len(got), len(sdk), strings.Join(got, "\n"), strings.Join(sdk, "\n"))
 			}
+			panicked := 0
 			for i := range sdk {
 				if got[i] != sdk[i] {
 					t.Errorf("response %d differs:\nfast: %s\nsdk:  %s", i, got[i], sdk[i])
 				}
+				if strings.Contains(sdk[i], `"id":10,`) {
+					// A tool panic is a server fault: JSON-RPC internal error.
+					if !strings.Contains(sdk[i], `"code":-32603`) {
+						t.Errorf("the panicking tool's answer is no -32603 error: %s", sdk[i])
+					}
+					panicked++
+				}
+			}
+			if panicked != 1 {
+				t.Errorf("%d answers to the panicking call, want 1", panicked)
 			}
 			if n := fast.fastCalls.Load(); n != fastServed(era.served) {
 				t.Errorf("fast path served %d calls, want %d", n, fastServed(era.served))

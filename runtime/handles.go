@@ -4,9 +4,7 @@ import (
 	"container/list"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base32"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -237,13 +235,6 @@ func newHandleManager(spec *ServerDef, store HandleStore, now func() time.Time) 
 }
 
 func (h *handleManager) key(value string) string { return h.ns + "h:" + value }
-
-// ownerDigest identifies a caller in stored records without storing who
-// they are.
-func ownerDigest(subject string) string {
-	sum := sha256.Sum256([]byte("oa2mcp-owner\x00" + subject))
-	return hex.EncodeToString(sum[:16])
-}
 
 func lifetimeOf(t *HandleType) time.Duration { return time.Duration(t.LifetimeSeconds) * time.Second }
 

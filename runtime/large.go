@@ -104,7 +104,7 @@ func (s *Server) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if err != nil {
 		return nil, fmt.Errorf("the result store is not reachable; retry in a few seconds")
 	}
-	if !found || rec.Type != resultType || rec.Owner != ownerDigest(claims["sub"]) || s.now().UnixMilli() >= rec.Expires {
+	if !found || rec.Type != resultType || rec.Owner != s.signer.owner(claims["sub"]) || s.now().UnixMilli() >= rec.Expires {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	var sr storedResult
@@ -115,7 +115,9 @@ func (s *Server) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if sr.JSON {
 		mime = "application/json"
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: sr.Text}}}, nil
+	// Only its owner may read it: no shared cache may keep it.
+	return &mcp.ReadResourceResult{Cacheable: mcp.Cacheable{CacheScope: "private"},
+		Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: sr.Text}}}, nil
 }
 
 // storedResult is a large result as the store keeps it.

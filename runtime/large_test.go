@@ -86,6 +86,9 @@ func TestLargeResultLink(t *testing.T) {
 		if err != nil || len(whole.Contents) != 1 || int64(len(whole.Contents[0].Text)) != *link.Size || !strings.HasSuffix(whole.Contents[0].Text, `]}`) {
 			t.Fatalf("%s: the owner cannot read the whole: %v", tool, err)
 		}
+		if whole.CacheScope != "private" {
+			t.Errorf("%s: the owner's result has cacheScope %q; only the owner may cache it (private)", tool, whole.CacheScope)
+		}
 		if _, err := bob.ReadResource(ctx, &mcp.ReadResourceParams{URI: link.URI}); err == nil {
 			t.Errorf("%s: another caller read the result", tool)
 		}

@@ -25,7 +25,10 @@ type mainConfig struct {
 	maxConcurrent                                 int
 	// State and access; empty: the environment decides.
 	handleStore, tokensFile, jwks, issuer, audience, resource string
-	insecureNoAuth                                            bool
+	insecureNoAuth, insecureAnyAudience                       bool
+	// Streamable HTTP.
+	listener       listenerConfig
+	allowedOrigins string
 }
 
 // Main is a generated server's command: it parses args, builds the
@@ -64,7 +67,7 @@ func Main(def *ServerDef, opts Options, args []string, stdin io.Reader, stdout, 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if cfg.transport == "http" {
-		err = serveHTTP(ctx, srv, cfg.addr, logger)
+		err = serveHTTP(ctx, srv, cfg.addr, &cfg.listener, logger)
 	} else {
 		logger.Info("serving MCP on stdio", "server", def.Name)
 		err = srv.RunStdio(ctx, stdin, stdout)
@@ -118,8 +121,14 @@ func (cfg *mainConfig) apply(opts Options, logger *slog.Logger) Options {
 			*f.dst = f.v
 		}
 	}
+	a.InsecureAnyAudience = a.InsecureAnyAudience || cfg.insecureAnyAudience
 	opts.Auth = &a
 	opts.InsecureNoAuth = opts.InsecureNoAuth || cfg.insecureNoAuth
+	for _, o := range strings.Split(cfg.allowedOrigins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			opts.AllowedOrigins = append(opts.AllowedOrigins, o)
+		}
+	}
 	return opts
 }
 
@@ -139,9 +148,17 @@ func parseFlags(spec *ServerDef, args []string, stderr io.Writer) (*mainConfig, 
 	fs.StringVar(&cfg.tokensFile, "auth-tokens-file", "", "require bearer tokens on HTTP: file of TOKEN SUBJECT [SCOPE...] lines (also $"+prefix+"_AUTH_TOKENS_FILE)")
 	fs.StringVar(&cfg.jwks, "auth-jwks", "", "require bearer JWTs (RS256/ES256) signed by this JWKS URL or file (also $"+prefix+"_AUTH_JWKS)")
 	fs.StringVar(&cfg.issuer, "auth-issuer", "", "required iss claim of JWTs (also $"+prefix+"_AUTH_ISSUER)")
-	fs.StringVar(&cfg.audience, "auth-audience", "", "required aud claim of JWTs (also $"+prefix+"_AUTH_AUDIENCE)")
+	fs.StringVar(&cfg.audience, "auth-audience", "", "required aud claim of JWTs, needed with --auth-jwks: what the authorization server names this server in tokens, usually its public URL (also $"+prefix+"_AUTH_AUDIENCE)")
+	fs.BoolVar(&cfg.insecureAnyAudience, "auth-insecure-any-audience", false, "accept JWTs issued for any audience, without --auth-audience (development only: a token minted for another service is accepted)")
 	fs.StringVar(&cfg.resource, "auth-resource", "", "public URL of the MCP endpoint, stated in the OAuth protected-resource metadata published with --auth-issuer (default: each request's scheme and host, path /mcp; also $"+prefix+"_AUTH_RESOURCE)")
 	fs.BoolVar(&cfg.insecureNoAuth, "insecure-no-auth", false, "serve tools that need scopes over HTTP without authentication (development only: every caller gets every scope)")
+	fs.StringVar(&cfg.allowedOrigins, "allowed-origins", "", "comma-separated browser origins (https://app.example.com) allowed to call --transport http; any other Origin header gets 403")
+	l := &cfg.listener
+	fs.DurationVar(&l.readHeaderTimeout, "http-read-header-timeout", defaultReadHeaderTimeout, "time a client has to send a request's headers")
+	fs.DurationVar(&l.readTimeout, "http-read-timeout", defaultReadTimeout, "time a client has to send a whole request, headers and body (tool calls may run longer)")
+	fs.DurationVar(&l.writeTimeout, "http-write-timeout", 0, "time to answer a request, the tool call included (default: read timeout + longest tool timeout + "+defaultWriteSlack.String()+")")
+	fs.DurationVar(&l.idleTimeout, "http-idle-timeout", defaultIdleTimeout, "keep-alive connections without a request for this long are closed")
+	fs.IntVar(&l.maxConnections, "http-max-connections", defaultMaxConnections, "client connections open at once at most; more wait to be accepted")
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format: text or json")
 	fs.Usage = func() {
@@ -168,6 +185,10 @@ func parseFlags(spec *ServerDef, args []string, stderr io.Writer) (*mainConfig, 
 	}
 	if cfg.timeout <= 0 {
 		fmt.Fprintf(stderr, "invalid --timeout %s: must be positive\n", cfg.timeout)
+		return nil, 2
+	}
+	if err := cfg.listener.validate(); err != nil {
+		fmt.Fprintln(stderr, err)
 		return nil, 2
 	}
 	return cfg, -1
@@ -230,13 +251,15 @@ func httpMux(srv *Server) *http.ServeMux {
 
 // serveHTTP serves /mcp, /healthz and (with metrics) /metrics until ctx
 // is done, then drains in-flight calls.
-func serveHTTP(ctx context.Context, srv *Server, addr string, logger *slog.Logger) error {
+func serveHTTP(ctx context.Context, srv *Server, addr string, lc *listenerConfig, logger *slog.Logger) error {
 	mux := httpMux(srv)
-	ln, err := net.Listen("tcp", addr)
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	ln := newLimitListener(l, lc.maxConnections)
+	hs := lc.server(mux, srv.maxTimeout)
+	hs.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	logger.Info("listening on http://" + ln.Addr().String() + "/mcp")
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -130,7 +130,7 @@ func TestRunMainHTTP(t *testing.T) {
 // metadata beside /mcp.
 func TestRunMainAuthResource(t *testing.T) {
 	endpoint, stop := startMainHTTP(t, "--base-url", "http://127.0.0.1:9", "--auth-jwks", ecJWKS(t),
-		"--auth-issuer", "https://id.example.com", "--auth-resource", "https://mcp.example.com/mcp")
+		"--auth-issuer", "https://id.example.com", "--auth-audience", "https://mcp.example.com/mcp", "--auth-resource", "https://mcp.example.com/mcp")
 	defer stop()
 	resp, err := http.Get(strings.TrimSuffix(endpoint, "/mcp") + "/.well-known/oauth-protected-resource/mcp")
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,6 +54,18 @@ func (s *stateSigner) mac(payload string) string {
 	m.Write([]byte("oa2mcp-request-state-v1\x00"))
 	m.Write([]byte(payload))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// owner identifies a caller in stored records without storing who they
+// are: an HMAC of the subject under the server's key, so that whoever
+// reads the store cannot confirm a guessed subject (an unkeyed hash of a
+// user id or e-mail address is looked up in seconds). Replicas sharing a
+// store need the same key, as for requestState ($PREFIX_STATE_KEY).
+func (s *stateSigner) owner(subject string) string {
+	m := hmac.New(sha256.New, s.key)
+	m.Write([]byte("oa2mcp-owner\x00"))
+	m.Write([]byte(subject))
+	return hex.EncodeToString(m.Sum(nil)[:16])
 }
 
 func (s *stateSigner) sign(st requestStateV1) string {
@@ -123,7 +136,7 @@ func (s *Server) interact(ctx context.Context, bt *boundTool, req *mcp.CallToolR
 		if !clientCanElicit(req) {
 			return nil, noElicitation(bt, need)
 		}
-		return s.inputRequired(bt, raw, args, need, owner), nil
+		return s.inputRequired(bt, raw, args, need, owner, ""), nil
 	}
 	st, err := s.signer.verify(params.RequestState)
 	if err != nil {
@@ -141,46 +154,78 @@ func (s *Server) interact(ctx context.Context, bt *boundTool, req *mcp.CallToolR
 		if !clientCanElicit(req) {
 			return nil, noElicitation(bt, need)
 		}
-		return s.inputRequired(bt, raw, args, need, owner), nil
+		return s.inputRequired(bt, raw, args, need, owner, ""), nil
 	}
 	er, ok := resp.(*mcp.ElicitResult)
 	if !ok {
 		return nil, inputFailure("The answer in inputResponses is not an elicitation result. Call the tool again without requestState to ask the user again.")
 	}
-	fresh, err := s.handles.store.Once(ctx, s.handles.ns+"rs:"+st.Nonce, stateTTL+time.Minute)
-	if err != nil {
-		return nil, &callError{kind: KindUnavailable, retryable: true, retryAfter: retryAfterUnknown, msg: "This server cannot check the answer right now. Retry in a few seconds."}
-	}
-	if !fresh {
-		return nil, inputFailure("This requestState was already used: each answer of the user counts once. Call the tool again without requestState to ask the user again.")
-	}
 	switch er.Action {
 	case "accept":
-	case "decline":
-		return nil, &callError{kind: KindDeclined, retryAfter: retryAfterUnknown,
-			msg: fmt.Sprintf("The user declined%s, so %s did nothing. Do not call it again unless the user asks to.", whatAsked(need), bt.spec.Name)}
-	case "cancel":
+	case "decline", "cancel":
+		if cerr := s.consumeState(ctx, st); cerr != nil {
+			return nil, cerr
+		}
+		if er.Action == "decline" {
+			return nil, &callError{kind: KindDeclined, retryAfter: retryAfterUnknown,
+				msg: fmt.Sprintf("The user declined%s, so %s did nothing. Do not call it again unless the user asks to.", whatAsked(need), bt.spec.Name)}
+		}
 		return nil, &callError{kind: KindDeclined, retryAfter: retryAfterUnknown,
 			msg: fmt.Sprintf("The user dismissed the form without answering%s, so %s did nothing. Ask the user whether to continue before calling it again.", whatAsked(need), bt.spec.Name)}
 	default:
 		return nil, inputFailure(fmt.Sprintf("The answer has an unknown action %q. Call the tool again without requestState to ask the user again.", er.Action))
 	}
+	answers, problem := checkAnswers(bt, need, er.Content)
+	if problem != "" {
+		// The state stays unused: the user corrects the answer rather
+		// than starting over.
+		if !clientCanElicit(req) {
+			return nil, inputFailure(problem + " Call the tool again with the same requestState and a corrected answer, or without requestState to ask the user again.")
+		}
+		return s.inputRequired(bt, raw, args, need, owner, problem), nil
+	}
+	if cerr := s.consumeState(ctx, st); cerr != nil {
+		return nil, cerr
+	}
+	for k, v := range answers {
+		args[k] = v
+	}
+	return nil, nil
+}
+
+// consumeState marks a requestState used, once for all replicas sharing
+// the handle store; a second use is an error.
+func (s *Server) consumeState(ctx context.Context, st requestStateV1) *callError {
+	fresh, err := s.handles.store.Once(ctx, s.handles.ns+"rs:"+st.Nonce, stateTTL+time.Minute)
+	if err != nil {
+		return &callError{kind: KindUnavailable, retryable: true, retryAfter: retryAfterUnknown, msg: "This server cannot check the answer right now. Retry in a few seconds."}
+	}
+	if !fresh {
+		return inputFailure("This requestState was already used: each answer of the user counts once. Call the tool again without requestState to ask the user again.")
+	}
+	return nil
+}
+
+// checkAnswers validates an accepted form's content against the asked
+// inputs' schemas: the answers by input, or what is wrong with them.
+func checkAnswers(bt *boundTool, need interaction, content map[string]any) (map[string]any, string) {
+	answers := map[string]any{}
 	for _, a := range need.missing {
-		v, ok := er.Content[a.Arg]
+		v, ok := content[a.Arg]
 		if !ok || v == nil {
-			return nil, inputFailure(fmt.Sprintf("The user accepted the form but gave no %s. Call the tool again to ask again, or with %s set if the user told you.", a.Arg, a.Arg))
+			return nil, fmt.Sprintf("The user accepted the form but gave no %s.", a.Arg)
 		}
 		v = normalizeJSON(v)
 		if n := bt.askSchemas[a.Arg]; n != nil {
 			vd := &validator{}
 			vd.check(n, v, a.Arg, 0)
 			if vd.failed() {
-				return nil, inputFailure("The user's answer is not valid: " + validationMessage(vd))
+				return nil, "The user's answer is not valid: " + ensurePeriod(validationMessage(vd))
 			}
 		}
-		args[a.Arg] = v
+		answers[a.Arg] = v
 	}
-	return nil, nil
+	return answers, ""
 }
 
 // normalizeJSON turns float64 numbers (from the SDK's decoding) into
@@ -239,11 +284,15 @@ func noElicitation(bt *boundTool, need interaction) *callError {
 }
 
 // inputRequired builds the input_required result: one form with the
-// missing inputs (and the confirmation question), and a fresh state.
-func (s *Server) inputRequired(bt *boundTool, raw, args map[string]any, need interaction, owner string) *mcp.CallToolResult {
+// missing inputs (and the confirmation question), and a fresh state;
+// problem, when set, says first what was wrong with the last answer.
+func (s *Server) inputRequired(bt *boundTool, raw, args map[string]any, need interaction, owner, problem string) *mcp.CallToolResult {
 	props := map[string]any{}
 	var required []string
 	var msg []string
+	if problem != "" {
+		msg = append(msg, problem+" Please answer again.")
+	}
 	if need.confirm {
 		env := &evalEnv{input: args, config: s.spec.Config, getenv: s.getenv}
 		if v, ok := bt.confirm.eval(env); ok {

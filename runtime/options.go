@@ -74,6 +74,13 @@ type Options struct {
 	// tag oa2mcp_nofastpath do the same; the fast paths also stay off
 	// when the linked go-sdk is not a version they were tested against.
 	NoFastPath bool
+
+	// AllowedOrigins are the browser origins (such as
+	// "https://app.example.com") whose pages may call the Streamable HTTP
+	// endpoint; any other Origin header gets 403, but for a page of the
+	// server's own loopback origin. Requests without Origin (no browser)
+	// are not affected.
+	AllowedOrigins []string
 	// StateKey signs requestState values (at least 32 characters);
 	// default $PREFIX_STATE_KEY, else a random key per process.
 	StateKey string

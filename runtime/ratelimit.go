@@ -33,7 +33,8 @@ type rateLimiter struct {
 	now       func() time.Time
 
 	shared RateStore
-	ns     string // key namespace of the shared store
+	ns     string              // key namespace of the shared store
+	digest func(string) string // of a key, before it reaches the shared store
 	logger *slog.Logger
 	// warned is when the last fallback warning was logged (Unix ns), so
 	// that an outage logs once a minute rather than once a call.
@@ -59,8 +60,10 @@ const sharedLimitTimeout = 300 * time.Millisecond
 func defaultBurst(perMinute float64) float64 { return math.Max(1, math.Floor(perMinute/10)) }
 
 // newRateLimiter returns nil for no limit. shared (nil: none) keeps the
-// counters under ns; logger reports falling back to local buckets.
-func newRateLimiter(r *RateLimit, now func() time.Time, shared RateStore, ns string, logger *slog.Logger) *rateLimiter {
+// counters under ns, each under digest of its key (the server's keyed
+// owner digest, which replicas sharing the state key agree on); logger
+// reports falling back to local buckets.
+func newRateLimiter(r *RateLimit, now func() time.Time, shared RateStore, ns string, digest func(string) string, logger *slog.Logger) *rateLimiter {
 	if r == nil || r.PerMinute <= 0 {
 		return nil
 	}
@@ -69,7 +72,7 @@ func newRateLimiter(r *RateLimit, now func() time.Time, shared RateStore, ns str
 		burst = defaultBurst(r.PerMinute)
 	}
 	return &rateLimiter{perMinute: r.PerMinute, rate: r.PerMinute / 60, burst: burst, now: now,
-		shared: shared, ns: ns, logger: logger, buckets: map[string]*bucket{}}
+		shared: shared, ns: ns, digest: digest, logger: logger, buckets: map[string]*bucket{}}
 }
 
 // take admits one call of key (tool and caller) or reports how long until
@@ -81,7 +84,7 @@ func (l *rateLimiter) take(ctx context.Context, key string) (bool, time.Duration
 	}
 	if l.shared != nil {
 		ctx, cancel := context.WithTimeout(ctx, sharedLimitTimeout)
-		ok, wait, err := l.shared.Allow(ctx, l.ns+"rl:"+ownerDigest(key), l.perMinute, int(l.burst))
+		ok, wait, err := l.shared.Allow(ctx, l.ns+"rl:"+l.digest(key), l.perMinute, int(l.burst))
 		cancel()
 		if err == nil {
 			return ok, wait

@@ -84,7 +84,7 @@ func challenge(t *testing.T, url string) string {
 // tokens alone there is no metadata to point at.
 func TestProtectedResourceMetadata(t *testing.T) {
 	jwks := ecJWKS(t)
-	hs := resourceMetaServer(t, &AuthOptions{JWKS: jwks, Issuer: "https://id.example.com"})
+	hs := resourceMetaServer(t, &AuthOptions{JWKS: jwks, Issuer: "https://id.example.com", Audience: "https://mcp.example.com/mcp"})
 	metaURL := challenge(t, hs.URL)
 	if want := hs.URL + "/.well-known/oauth-protected-resource/mcp"; metaURL != want {
 		t.Fatalf("resource_metadata = %q, want %q", metaURL, want)
@@ -101,7 +101,7 @@ func TestProtectedResourceMetadata(t *testing.T) {
 		t.Errorf("the root well-known form: %v", err)
 	}
 
-	public := resourceMetaServer(t, &AuthOptions{JWKS: jwks, Issuer: "https://id.example.com", Resource: "https://mcp.example.com/mcp"})
+	public := resourceMetaServer(t, &AuthOptions{JWKS: jwks, Issuer: "https://id.example.com", Audience: "https://mcp.example.com/mcp", Resource: "https://mcp.example.com/mcp"})
 	if got := challenge(t, public.URL); got != "https://mcp.example.com/.well-known/oauth-protected-resource/mcp" {
 		t.Errorf("with a public URL, resource_metadata = %q", got)
 	}
@@ -127,7 +127,7 @@ func TestProtectedResourceMetadata(t *testing.T) {
 // at start, not published.
 func TestResourceMustBeAbsolute(t *testing.T) {
 	_, err := NewServer(&ServerDef{Name: "lib", EnvPrefix: "LIB"}, Options{BaseURL: "http://127.0.0.1:9",
-		Auth: &AuthOptions{JWKS: ecJWKS(t), Issuer: "https://id.example.com", Resource: "mcp.example.com/mcp"}, Getenv: func(string) string { return "" }})
+		Auth: &AuthOptions{JWKS: ecJWKS(t), Issuer: "https://id.example.com", Audience: "https://mcp.example.com/mcp", Resource: "mcp.example.com/mcp"}, Getenv: func(string) string { return "" }})
 	if err == nil || !strings.Contains(err.Error(), "not an absolute URL") {
 		t.Errorf("err = %v", err)
 	}

@@ -61,6 +61,9 @@ type Server struct {
 	stdio       atomic.Bool
 	// insecureNoAuth: Options.InsecureNoAuth.
 	insecureNoAuth bool
+	// origins are the browser origins allowed on Streamable HTTP
+	// (Options.AllowedOrigins).
+	origins map[string]bool
 
 	// tools are the bound tools by name: the definition's and
 	// Options.Tools.
@@ -138,6 +141,9 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 		return nil, err
 	}
 	if err := s.gateFastPath(&opts); err != nil {
+		return nil, err
+	}
+	if s.origins, err = parseOrigins(opts.AllowedOrigins); err != nil {
 		return nil, err
 	}
 	s.maxRequest = int64(orDefault(spec.MaxRequestBytes, defaultMaxRequestBytes))
@@ -349,13 +355,19 @@ func (s *Server) HTTPHandler() http.Handler {
 		})
 		// Tool calls the SDK is known to accept take a fast path
 		// (fasthttp.go).
-		s.httpHandler = carried
+		var inner http.Handler = carried
 		if s.fastPathOn() {
-			s.httpHandler = newHTTPFast(s, carried)
+			inner = newHTTPFast(s, carried)
 		}
+		// Hostile peers meet the Origin check first, then authentication
+		// (a caller without a valid token has no body read), then the
+		// body and batch bounds (httpguard.go).
+		inner = bodyGuard{next: inner}
 		if s.auth != nil {
-			s.httpHandler = s.auth.requireAuth(s.httpHandler)
-		} else if scoped := s.scopedTools(); len(scoped) > 0 {
+			inner = s.auth.requireAuth(inner)
+		}
+		s.httpHandler = &httpGuard{origins: s.origins, next: inner}
+		if scoped := s.scopedTools(); s.auth == nil && len(scoped) > 0 {
 			if s.insecureNoAuth {
 				s.logger.Warn("INSECURE: serving tools that need scopes over HTTP WITHOUT AUTHENTICATION: every caller may use them", "tools", strings.Join(scoped, ", "))
 			} else {
@@ -385,12 +397,10 @@ func (s *Server) ServeIO(ctx context.Context, stdin io.Reader, stdout io.Writer)
 	fctx, stopFast := context.WithCancel(ctx)
 	defer stopFast()
 	// Responses finishing together leave in one write (groupWriter).
-	var fp *fastPath
-	in, out := stdin, stdout
-	if s.fastPathOn() {
-		fp = newFastPath(fctx, s, newGroupWriter(stdout))
-		in, out = &fastReader{f: fp, br: bufio.NewReaderSize(stdin, fastMaxLine)}, fastWriter{fp}
-	}
+	fp := newFastPath(fctx, s, newGroupWriter(stdout))
+	// The reader answers lines that are no message itself (stdioguard.go)
+	// and, unless fastPathOff, serves fast calls.
+	in, out := &fastReader{f: fp, br: bufio.NewReaderSize(stdin, fastMaxLine)}, fastWriter{fp}
 	t := &mcp.IOTransport{Reader: &drainingReader{r: in, s: s, limit: s.timeout + time.Second}, Writer: nopWriteCloser{out}}
 	ss, err := s.mcp.Connect(ctx, t, nil)
 	if err != nil {

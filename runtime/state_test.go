@@ -72,7 +72,7 @@ func TestStateHandles(t *testing.T) {
 		t.Fatalf("state after two adds: %s", text)
 	}
 	// Owner check: another caller can neither read nor update it.
-	other := ownerDigest("someone else")
+	other := srv.signer.owner("someone else")
 	if _, cerr := srv.handles.resolve(context.Background(), HandleInput{Arg: "basket", Type: "basket"}, b, other); cerr == nil || cerr.kind != KindForbidden {
 		t.Errorf("foreign resolve: %v", cerr)
 	}
@@ -140,7 +140,7 @@ func TestStateUpdatesConcurrent(t *testing.T) {
 	store := NewMemoryHandleStore(0, nil)
 	hms := []*handleManager{newHandleManager(spec, store, time.Now), newHandleManager(spec, store, time.Now)}
 	ctx := context.Background()
-	owner := ownerDigest("u1")
+	owner := (&stateSigner{key: []byte("0123456789abcdef0123456789abcdef")}).owner("u1")
 	typ := hms[0].types["basket"]
 	v, err := hms[0].create(ctx, typ, owner, map[string]any{})
 	if err != nil {

@@ -418,12 +418,31 @@ func TestRequestState(t *testing.T) {
 	if err != nil || !res.NeedsInput() {
 		t.Fatalf("missing answers: want input_required again, got %+v %v", res, err)
 	}
-	// An invalid answer is refused.
-	mustFail(t, retry(ada, "aftersales_create_ticket", args, first().RequestState,
-		mcp.InputResponseMap{"oa2mcp_input": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"refund_method": "cash"}}}), "invalid answer", "not valid")
+	// An invalid answer is asked again, naming the problem, and leaves
+	// the state usable: the user corrects it rather than starting over.
+	keptArgs := map[string]any{"order_id": "O-100001", "reason": "defect"}
+	res, err = ada.CallTool(ctx, &mcp.CallToolParams{Name: "aftersales_create_ticket", Arguments: keptArgs})
+	if err != nil || !res.NeedsInput() {
+		t.Fatalf("want input_required, got %+v %v", res, err)
+	}
+	kept := res.RequestState
+	bad := retry(ada, "aftersales_create_ticket", keptArgs, kept,
+		mcp.InputResponseMap{"oa2mcp_input": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"refund_method": "cash"}}})
+	ep, _ := bad.raw.InputRequests["oa2mcp_input"].(*mcp.ElicitParams)
+	if bad.isError || !bad.raw.NeedsInput() || ep == nil || !strings.Contains(ep.Message, "not valid") || bad.raw.RequestState == "" {
+		t.Fatalf("invalid answer: want input_required naming the problem, got %+v", bad.raw)
+	}
 	if n := be.calls.Load() - before; n != 0 {
 		t.Errorf("bad states reached the upstream %d times", n)
 	}
+	// The state whose answer was invalid still takes a corrected one, once.
+	// (The order has an open ticket: reaching the upstream, which says
+	// so, shows the state was accepted.)
+	calls := be.calls.Load()
+	if r := retry(ada, "aftersales_create_ticket", keptArgs, kept, answer); strings.Contains(r.text, "requestState") || be.calls.Load() == calls {
+		t.Fatalf("corrected answer: the kept state was refused: %s", r.text)
+	}
+	mustFail(t, retry(ada, "aftersales_create_ticket", keptArgs, kept, answer), "replay of the corrected answer", "already used")
 	// Expired.
 	old := first().RequestState
 	clock.Advance(6 * time.Minute)

@@ -1,0 +1,130 @@
+package runtime
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Lines of a stdio session that the SDK must not see: go-sdk v1.8.0 ends
+// the session at the first line it cannot decode as a JSON-RPC message
+// (or batch), cancelling the requests in flight and dropping their
+// answers. JSON-RPC 2.0 instead answers such a line with an error and
+// carries on, which the reader does here: a line that is not JSON gets
+// -32700 (parse error), one that is JSON but no message, an empty,
+// oversized or duplicate-id batch, or a batch where the negotiated
+// protocol has none gets -32600 (invalid request), each with id null
+// (or the id, when the line has a usable one), and the SDK never sees
+// it.
+
+// stdioMaxMessage bounds one line: the SDK's own frame limit.
+const stdioMaxMessage = mcp.DefaultMaxLineLength
+
+// stdioMaxBatch bounds the messages of one batch line, as on HTTP.
+const stdioMaxBatch = maxHTTPBatch
+
+// protocol20250618 is the first revision without JSON-RPC batches.
+const protocol20250618 = "2025-06-18"
+
+// readLine reads one whole line, at most stdioMaxMessage bytes; a longer
+// one is consumed to its end and reported by tooLong.
+func (r *fastReader) readLine() (line []byte, tooLong bool, err error) {
+	line, err = r.br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return line, false, err
+	}
+	buf := append([]byte(nil), line...)
+	for err == bufio.ErrBufferFull {
+		line, err = r.br.ReadSlice('\n')
+		if !tooLong && len(buf)+len(line) > stdioMaxMessage {
+			tooLong, buf = true, nil
+		}
+		if !tooLong {
+			buf = append(buf, line...)
+		}
+	}
+	return buf, tooLong, err
+}
+
+// screen returns the error answer for a line the SDK must not see, or
+// nil to pass it on.
+func (f *fastPath) screen(line []byte) []byte {
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 {
+		return nil
+	}
+	if !json.Valid(trimmed) {
+		return stdioError(nil, jsonrpc.CodeParseError, "Parse error: the line is not valid JSON; each line must be one JSON-RPC message")
+	}
+	if trimmed[0] != '[' {
+		if _, err := jsonrpc.DecodeMessage(trimmed); err != nil {
+			return stdioError(usableID(trimmed), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+		}
+		return nil
+	}
+	if ss := f.ss.Load(); ss != nil {
+		if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion >= protocol20250618 {
+			return stdioError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: protocol "+ip.ProtocolVersion+" has no JSON-RPC batches; send one message per line")
+		}
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(trimmed, &elems); err != nil || len(elems) == 0 {
+		return stdioError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: an empty batch")
+	}
+	if len(elems) > stdioMaxBatch {
+		return stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: the batch holds %d messages; this server takes at most %d in one batch", len(elems), stdioMaxBatch))
+	}
+	ids := map[jsonrpc.ID]bool{}
+	for i, e := range elems {
+		msg, err := jsonrpc.DecodeMessage(e)
+		if err != nil {
+			return stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: batch message %d: %v", i+1, err))
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			if ids[req.ID] {
+				return stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: batch message %d repeats the id of an earlier one", i+1))
+			}
+			ids[req.ID] = true
+		}
+	}
+	return nil
+}
+
+// usableID is the id of an invalid message when it is a JSON string or
+// number, else nil (the answer's id is then null).
+func usableID(msg []byte) json.RawMessage {
+	var env struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(msg, &env) != nil || len(env.ID) == 0 {
+		return nil
+	}
+	switch env.ID[0] {
+	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return env.ID
+	}
+	return nil
+}
+
+// stdioError is one JSON-RPC error line.
+func stdioError(id json.RawMessage, code int, msg string) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{code, msg}})
+	return append(b, '\n')
+}
