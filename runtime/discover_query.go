@@ -196,7 +196,8 @@ func (s *Searcher) compounds(terms []string, pos map[string]int, room int) []que
 // mean: "set up a webhook" creates one.
 var phrasalVerbs = map[[2]string]string{
 	{"set", "up"}: "create", {"spin", "up"}: "create", {"look", "up"}: "find",
-	{"tear", "down"}: "delete", {"sign", "up"}: "register",
+	{"tear", "down"}: "delete", {"sign", "up"}: "register", {"get", "rid"}: "delete",
+	{"throw", "away"}: "delete", {"shut", "down"}: "shutdown",
 }
 
 // questionWords start a request that asks to see something.
