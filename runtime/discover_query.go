@@ -56,8 +56,7 @@ type slotAlt struct {
 // slots turns a request into query slots, and counts the slots the index
 // knows anything about: words it has never seen ("nginx", "prod") say
 // nothing about which operation is meant.
-func (s *Searcher) slots(query string) ([]querySlot, int) {
-	req := readRequest(query)
+func (s *Searcher) slots(req request) ([]querySlot, int) {
 	var slots []querySlot
 	pos := map[string]int{}
 	var terms []string
@@ -197,7 +196,8 @@ func (s *Searcher) compounds(terms []string, pos map[string]int, room int) []que
 // mean: "set up a webhook" creates one.
 var phrasalVerbs = map[[2]string]string{
 	{"set", "up"}: "create", {"spin", "up"}: "create", {"look", "up"}: "find",
-	{"tear", "down"}: "delete", {"sign", "up"}: "register",
+	{"tear", "down"}: "delete", {"sign", "up"}: "register", {"get", "rid"}: "delete",
+	{"throw", "away"}: "delete", {"shut", "down"}: "shutdown",
 }
 
 // questionWords start a request that asks to see something.
@@ -219,6 +219,8 @@ type request struct {
 	words []queryWord
 	// question: it starts with a question word ("which nodes ...").
 	question bool
+	// ask is the kind of operation it asks for.
+	ask askKind
 }
 
 // readRequest reads a request as SearchTerms does, keeping what ranking
@@ -232,6 +234,7 @@ func readRequest(query string) request {
 	}
 	r := request{question: len(words) > 0 && questionWords[words[0]]}
 	r.words = queryWords(words)
+	r.ask = ask(words, r.words)
 	return r
 }
 

@@ -29,6 +29,8 @@ type Searcher struct {
 	syn   map[string][]synonym
 	// verbIDF is the rarity each verb counts at.
 	verbIDF map[string]float64
+	// kinds are the operations' kinds, for intent weighting.
+	kinds []opKind
 }
 
 // synonym is a verb that may stand for another, with the rarity it
@@ -78,6 +80,10 @@ func NewSearcher(d *Discovery) (*Searcher, error) {
 	}
 	sort.Strings(s.terms)
 	s.syn = s.synonyms()
+	s.kinds = make([]opKind, len(d.Operations))
+	for i, op := range d.Operations {
+		s.kinds[i] = kindOf(op.Tool.Op)
+	}
 	return s, nil
 }
 
@@ -122,7 +128,8 @@ type SearchHit struct {
 // Search returns at most limit operations for query, best first; ties
 // keep the operations' order.
 func (s *Searcher) Search(query string, limit int) []SearchHit {
-	slots, known := s.slots(query)
+	req := readRequest(query)
+	slots, known := s.slots(req)
 	if known == 0 || limit <= 0 {
 		return nil
 	}
@@ -152,6 +159,9 @@ func (s *Searcher) Search(query string, limit int) []SearchHit {
 			}
 			best[op], bestQ[op] = 0, 0
 		}
+	}
+	for op := range scores {
+		scores[op] *= req.ask.fit(s.kinds[op])
 	}
 	return s.top(scores, quality, known, limit, matchedTerms(slots))
 }

@@ -45,6 +45,9 @@ const (
 	fieldMethod
 	fieldParams
 	fieldDescription
+	// fieldRelated holds the everyday words of the concepts the
+	// operation names (see vocabulary.go).
+	fieldRelated
 	numFields
 )
 
@@ -63,6 +66,7 @@ func weights() [numFields]fieldWeight {
 		fieldMethod:      {0.8, 0},
 		fieldParams:      {0.4, 0.3},
 		fieldDescription: {0.6, 0.75},
+		fieldRelated:     {1.0, 0},
 	}
 }
 
@@ -161,6 +165,7 @@ func docBag(d Doc) *bag {
 	for _, v := range methodVerbs(d.Method, d.Path) {
 		b.addText(fieldMethod, v, true)
 	}
+	b.addRelated()
 	b.deprecated = d.Deprecated || mentionsDeprecation(d.Summary) || mentionsDeprecation(d.Description)
 	return b
 }

@@ -11,16 +11,19 @@ import (
 // The held-out request set (testdata/discovery/requests, see its
 // README.md): written before the ranking changes it measures and split
 // by a fixed hash into a tuning half and a frozen half. The floors below
-// are the figures measured when the set was written, less a margin for
-// requests that sit on a tie; they catch a ranking change that makes
-// discovery worse on requests nobody tuned on. The targets of the search
-// (recall@5 0.87 and recall@1 0.6 on the frozen half) are printed beside
-// them.
+// are each half's figures measured after intent weighting and the
+// generation-time vocabulary (tuning 0.60 and 0.89, frozen 0.54 and
+// 0.80), less a margin of about one request: they catch a ranking change
+// that makes discovery worse, on requests nobody tuned on above all. The
+// targets of the search (recall@5 0.87 and recall@1 0.6 on the frozen
+// half) are printed beside them.
 const (
-	heldOutFloorRecall1 = 0.35
-	heldOutFloorRecall5 = 0.60
-	heldOutGoalRecall1  = 0.60
-	heldOutGoalRecall5  = 0.87
+	tuningFloorRecall1 = 0.58
+	tuningFloorRecall5 = 0.87
+	frozenFloorRecall1 = 0.52
+	frozenFloorRecall5 = 0.78
+	heldOutGoalRecall1 = 0.60
+	heldOutGoalRecall5 = 0.87
 )
 
 // frozen reports whether a request belongs to the frozen half: the first
@@ -39,11 +42,12 @@ func TestSearchHeldOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	halves := []struct {
-		name string
-		keep func(evalRequest) bool
+		name           string
+		keep           func(evalRequest) bool
+		floor1, floor5 float64
 	}{
-		{"tuning", func(r evalRequest) bool { return !frozen(r) }},
-		{"frozen", frozen},
+		{"tuning", func(r evalRequest) bool { return !frozen(r) }, tuningFloorRecall1, tuningFloorRecall5},
+		{"frozen", frozen, frozenFloorRecall1, frozenFloorRecall5},
 	}
 	requests := 0
 	for _, half := range halves {
@@ -62,8 +66,8 @@ func TestSearchHeldOut(t *testing.T) {
 		}
 		requests += total.requests
 		t.Logf("%s all           %3d requests  recall@1 %.2f  recall@5 %.2f (goal %.2f and %.2f)", half.name, total.requests, total.at1(), total.at5(), heldOutGoalRecall1, heldOutGoalRecall5)
-		if total.at1() < heldOutFloorRecall1 || total.at5() < heldOutFloorRecall5 {
-			t.Errorf("%s half: recall@1 %.2f, recall@5 %.2f; want at least %.2f and %.2f", half.name, total.at1(), total.at5(), heldOutFloorRecall1, heldOutFloorRecall5)
+		if total.at1() < half.floor1 || total.at5() < half.floor5 {
+			t.Errorf("%s half: recall@1 %.2f, recall@5 %.2f; want at least %.2f and %.2f", half.name, total.at1(), total.at5(), half.floor1, half.floor5)
 		}
 	}
 	if requests < 150 {

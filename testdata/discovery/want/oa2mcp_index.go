@@ -26,6 +26,7 @@ listcomment nFFR
 mail nFAD
 open nFBU
 patch nFGM
+remark zCAOCODO
 requester nFAD
 status nFGT
 subject 0DBJFT

@@ -1,0 +1,83 @@
+package discover
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/oa2mcp/oa2mcp/runtime"
+)
+
+// TestVocabularyTables reads both tables and refuses a malformed line
+// with its file and line.
+func TestVocabularyTables(t *testing.T) {
+	for name, text := range map[string]string{"english.txt": english, "software.txt": software} {
+		if err := readVocabulary(name, text, map[string][]string{}); err != nil {
+			t.Error(err)
+		}
+	}
+	err := readVocabulary("x.txt", "# head\nnode machine\n", map[string][]string{})
+	if err == nil || !strings.HasPrefix(err.Error(), "x.txt:2: ") {
+		t.Errorf("a line without a colon: got %v, want an error at x.txt:2", err)
+	}
+}
+
+// TestRelatedWordsRankBelowOwn checks, for random operations naming a
+// concept of the tables, that the concept's related words find the
+// operation, and count less than the same word among its own: seeded,
+// so a failure names its input.
+func TestRelatedWordsRankBelowOwn(t *testing.T) {
+	var concepts []string
+	for c := range vocabulary {
+		concepts = append(concepts, c)
+	}
+	for seed := uint64(1); seed <= 200; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		concept := concepts[rng.IntN(len(concepts))]
+		related := vocabulary[concept]
+		word := related[rng.IntN(len(related))]
+		if word == concept || !stable(word) || !stable(concept) {
+			// A stem that stems further ("attende") is met by the
+			// request's word, not by a name of its own.
+			continue
+		}
+		docs := []Doc{
+			{Name: "list_" + concept, Method: "GET", Path: "/" + concept},
+			{Name: "list_" + word, Method: "GET", Path: "/" + word},
+			{Name: "noise", Method: "GET", Path: "/noise", Summary: "Unrelated words entirely"},
+		}
+		terms := indexTerms(t, docs)
+		w := terms[word]
+		if w[0] <= 0 || w[1] <= 0 {
+			t.Fatalf("seed %d: concept %q, related %q: postings %v, want both operations", seed, concept, word, w)
+		}
+		if w[0] >= w[1] {
+			t.Fatalf("seed %d: concept %q, related %q: weight %.3f via the table, %.3f as its own word; want less", seed, concept, word, w[0], w[1])
+		}
+	}
+}
+
+// indexTerms encodes docs and reads back each term's weight per
+// operation.
+func indexTerms(t *testing.T, docs []Doc) map[string][]float64 {
+	t.Helper()
+	bags := make([]*bag, len(docs))
+	for i, d := range docs {
+		bags[i] = docBag(d)
+	}
+	out := map[string][]float64{}
+	for _, it := range weigh(bags) {
+		w := make([]float64, len(docs))
+		for _, p := range it.Postings {
+			w[p.Op] = p.Weight
+		}
+		out[it.Term] = w
+	}
+	return out
+}
+
+// stable reports whether a stem is its own search term.
+func stable(stem string) bool {
+	t := runtime.SearchTerms(stem)
+	return len(t) == 1 && t[0] == stem
+}
