@@ -47,6 +47,22 @@ func CorpusDir(t testing.TB) string {
 	return dir
 }
 
+// PythonClientsDir returns the folder of the Python client libraries'
+// sources the client compatibility suite runs ($OA2MCP_PYTHON_CLIENTS, else
+// ../shared/clients/python beside the repository). Missing, it fails the
+// test, like the corpus.
+func PythonClientsDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("OA2MCP_PYTHON_CLIENTS")
+	if dir == "" {
+		dir = filepath.Join(RepoRoot(t), "..", "shared", "clients", "python")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
+		t.Fatalf("Python client sources not found at %s (set OA2MCP_PYTHON_CLIENTS): %v", dir, err)
+	}
+	return dir
+}
+
 // RuntimeDir returns the runtime module's folder, runtime/ of this
 // repository: what --runtime-dir names for servers generated outside it.
 func RuntimeDir(t testing.TB) string {
