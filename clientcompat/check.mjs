@@ -61,7 +61,10 @@ const paths = [
         const p = [];
         p.push(...rules.lost(t.inputSchema, d.parametersJsonSchema).map((k) => `input: ${k}`));
         p.push(...rules.geminiSubset(d.parametersJsonSchema).map((k) => `input sent to Gemini: ${k}`));
-        if (t.outputSchema) p.push(...rules.geminiSubset(d.responseJsonSchema).map((k) => `output sent to Gemini: ${k}`));
+        // The output schema goes out as responseJsonSchema, JSON Schema
+        // proper: it must stay exact, since the MCP client validates
+        // structuredContent against it (mcp-sdk-js below).
+        if (t.outputSchema) p.push(...rules.lost(t.outputSchema, d.responseJsonSchema).map((k) => `output: ${k}`));
         if (t.description && t.description.length > rules.descriptionLimit) p.push(`description of ${t.description.length} characters`);
         out[t.name] = p;
       }

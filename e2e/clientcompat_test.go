@@ -88,6 +88,7 @@ func TestClientCompat(t *testing.T) {
 	if res.code != 0 {
 		t.Fatalf("clientcompat/check.mjs exited %d\n%s", res.code, truncate(res.stderr, 4000))
 	}
+	must(t, os.WriteFile(filepath.Join(dir, "verdicts.jsonl"), []byte(res.stdout), 0o644))
 	rows := parseCompatRows(t, res.stdout)
 	table := compatTable(servers, rows)
 	t.Logf("client compatibility (accepted/total):\n%s", table)

@@ -26,6 +26,7 @@ type mainConfig struct {
 	// State and access; empty: the environment decides.
 	handleStore, tokensFile, jwks, issuer, audience, resource string
 	insecureNoAuth                                            bool
+	schemaProfile                                             SchemaProfile
 }
 
 // Main is a generated server's command: it parses args, builds the
@@ -120,6 +121,9 @@ func (cfg *mainConfig) apply(opts Options, logger *slog.Logger) Options {
 	}
 	opts.Auth = &a
 	opts.InsecureNoAuth = opts.InsecureNoAuth || cfg.insecureNoAuth
+	if cfg.schemaProfile != "" {
+		opts.SchemaProfile = cfg.schemaProfile
+	}
 	return opts
 }
 
@@ -142,6 +146,10 @@ func parseFlags(spec *ServerDef, args []string, stderr io.Writer) (*mainConfig, 
 	fs.StringVar(&cfg.audience, "auth-audience", "", "required aud claim of JWTs (also $"+prefix+"_AUTH_AUDIENCE)")
 	fs.StringVar(&cfg.resource, "auth-resource", "", "public URL of the MCP endpoint, stated in the OAuth protected-resource metadata published with --auth-issuer (default: each request's scheme and host, path /mcp; also $"+prefix+"_AUTH_RESOURCE)")
 	fs.BoolVar(&cfg.insecureNoAuth, "insecure-no-auth", false, "serve tools that need scopes over HTTP without authentication (development only: every caller gets every scope)")
+	fs.Func("schema-profile", "advertise tool schemas in this profile to every client: complete, portable or nullable (default: chosen per client from its name; also $"+prefix+"_SCHEMA_PROFILE)", func(v string) (err error) {
+		cfg.schemaProfile, err = ParseSchemaProfile(v)
+		return err
+	})
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format: text or json")
 	fs.Usage = func() {
