@@ -46,7 +46,7 @@ const maxToolDescription = 1024
 // schemaRewriter rewrites one schema document for one profile.
 type schemaRewriter struct {
 	profile  SchemaProfile
-	output   bool       // an output schema: only the exact rewrites
+	output   bool        // an output schema: only the exact rewrites
 	defs     *jsonObject // the document's $defs
 	inlining []string    // $defs being inlined, outermost first
 	kept     map[string]bool
