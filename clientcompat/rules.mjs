@@ -67,12 +67,17 @@ const constraintKeys = ['pattern', 'minLength', 'maxLength', 'minimum', 'maximum
   'maxProperties', 'default', 'oneOf', 'allOf', 'not', 'items', 'prefixItems', 'contains', 'patternProperties',
   'propertyNames', 'dependentRequired', 'if'];
 
-const acceptsNull = (s) => s.nullable === true || s.type === 'null' || (Array.isArray(s.type) && s.type.includes('null')) ||
+// acceptsNull: a schema that says nothing of types accepts null too.
+const typeless = (s) => s.type === undefined && !s.anyOf && !s.any_of && !s.oneOf && !s.enum && s.const === undefined &&
+  !s.properties && !s.items && !s.$ref;
+const acceptsNull = (s) => typeless(s) || s.nullable === true || s.type === 'null' || (Array.isArray(s.type) && s.type.includes('null')) ||
   (String(s.type).toUpperCase() === 'NULL') ||
   (Array.isArray(s.anyOf ?? s.any_of) && (s.anyOf ?? s.any_of).some((x) => isObj(x) && acceptsNull(x)));
 
 // counts tallies, over a whole schema, each constraint keyword, declared
 // property, required name, open map and property a caller may leave out.
+// The root is the argument object, not a map: closing an empty one drops
+// nothing.
 function counts(schema) {
   const c = {};
   const add = (k, n = 1) => { c[k] = (c[k] ?? 0) + n; };
@@ -80,7 +85,8 @@ function counts(schema) {
     for (const [raw, v] of Object.entries(s)) {
       if (v === null || v === undefined) continue;
       const k = raw === 'const' ? 'enum' : camel(raw);
-      if (constraintKeys.includes(k)) add(k);
+      // An empty schema ({}) asserts nothing: dropping it loses nothing.
+      if (constraintKeys.includes(k) && !(isObj(v) && Object.keys(v).length === 0)) add(k);
     }
     const props = isObj(s.properties) ? Object.keys(s.properties) : [];
     const required = new Set(Array.isArray(s.required) ? s.required : []);
@@ -91,7 +97,7 @@ function counts(schema) {
       if (!required.has(n) || (isObj(p) && acceptsNull(p))) add('optional property');
     }
     const type = String(s.type ?? '').toLowerCase();
-    if ((type === 'object' || type.includes('object')) && props.length === 0 && s.additionalProperties !== false && !s.anyOf && !s.oneOf) add('open map');
+    if (s !== schema && (type === 'object' || type.includes('object')) && props.length === 0 && s.additionalProperties !== false && !s.anyOf && !s.oneOf) add('open map');
     if (isObj(s.additionalProperties) && Object.keys(s.additionalProperties).length > 0) add('map value schema');
     children(s, walk);
   };

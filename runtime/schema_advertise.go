@@ -63,6 +63,8 @@ func advertiseSchema(text string, profile SchemaProfile, output bool) string {
 	w := &schemaRewriter{profile: profile, output: output, kept: map[string]bool{}}
 	if d, ok := root.get("$defs"); ok {
 		w.defs, _ = d.(*jsonObject)
+		root = root.clone()
+		root.del("$defs")
 	}
 	out := w.node(root, 0)
 	o, ok := out.(*jsonObject)
@@ -269,7 +271,13 @@ func (w *schemaRewriter) children(o *jsonObject, depth int) {
 		if v, ok := o.get(k); ok {
 			if props, ok := v.(*jsonObject); ok {
 				out := newJSONObject()
+				required := stringList(o.vals["required"])
 				for _, name := range props.keys {
+					if !w.exact() && k == "properties" && isEmptyClosed(props.vals[name]) && !contains(required, name) {
+						// Only {} is valid: nothing to give, and the
+						// portable form cannot say "closed" (Gemini).
+						continue
+					}
 					out.set(name, w.node(props.vals[name], depth+1))
 				}
 				o.set(k, out)
@@ -361,4 +369,23 @@ func shortDescription(d string) string {
 		cut = cut[:len(cut)-1]
 	}
 	return strings.TrimSpace(cut) + "…"
+}
+
+// isEmptyClosed reports an object schema that admits only {}.
+func isEmptyClosed(v any) bool {
+	o, ok := v.(*jsonObject)
+	if !ok || o.vals["type"] != "object" || o.vals["additionalProperties"] != false {
+		return false
+	}
+	p, _ := o.vals["properties"].(*jsonObject)
+	return p == nil || len(p.keys) == 0
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -40,6 +40,14 @@ func (w *schemaRewriter) portable(o *jsonObject, notes []string, root bool) (any
 		notes = append(notes, constraintNote(k, v))
 	}
 	if w.profile == ProfileNullable {
+		// google-genai's MCP adapter drops these (its filter knows them
+		// by other names); its Schema and strict mode both read a sentence.
+		for _, k := range []string{"minItems", "maxItems"} {
+			if v, ok := o.get(k); ok {
+				o.del(k)
+				notes = append(notes, itemsNote(k, v))
+			}
+		}
 		nullableOptionals(o)
 	}
 	return nil, notes
@@ -289,6 +297,13 @@ func constraintNote(k string, v any) string {
 		return fmt.Sprintf("At most %s entries.", s)
 	}
 	return fmt.Sprintf("Constraint %s: %s.", k, s)
+}
+
+func itemsNote(k string, v any) string {
+	if k == "minItems" {
+		return fmt.Sprintf("At least %s items.", joinJSON([]any{v}))
+	}
+	return fmt.Sprintf("At most %s items.", joinJSON([]any{v}))
 }
 
 // nullableOptionals lets each optional property of o be null.
