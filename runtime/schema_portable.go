@@ -39,6 +39,12 @@ func (w *schemaRewriter) portable(o *jsonObject, notes []string, root bool) (any
 		o.del(k)
 		notes = append(notes, constraintNote(k, v))
 	}
+	if _, ok := o.get("type"); !ok {
+		if _, ok := o.get("properties"); ok {
+			o.set("type", "object")
+		}
+	}
+	pushIntoArms(o)
 	if w.profile == ProfileNullable {
 		// google-genai's MCP adapter drops these (its filter knows them
 		// by other names); its Schema and strict mode both read a sentence.
@@ -192,7 +198,24 @@ func (w *schemaRewriter) unions(o *jsonObject, notes []string) []string {
 		}
 		return append(notes, "Give one of these forms: "+strings.Join(forms, "; ")+".")
 	}
-	// Strict clients allow no keyword beside anyOf: each arm gets them.
+	// A mixed union cannot hold an object with optional properties (strict
+	// clients cannot tell which arm a null belongs to): such an arm is
+	// written as a JSON string, which normalizeArgs decodes.
+	for i, a := range arms {
+		if ao, ok := a.(*jsonObject); ok && hasOptional(ao) {
+			arms[i] = openMapString(ao, "Shape: "+shapeText(ao)+".")
+		}
+	}
+	return notes
+}
+
+// pushIntoArms moves o's keywords beside anyOf into each arm: strict
+// clients allow none there.
+func pushIntoArms(o *jsonObject) {
+	arms, ok := o.vals["anyOf"].([]any)
+	if !ok {
+		return
+	}
 	for _, k := range append([]string(nil), o.keys...) {
 		if k == "anyOf" || k == "description" || k == "title" {
 			continue
@@ -207,7 +230,6 @@ func (w *schemaRewriter) unions(o *jsonObject, notes []string) []string {
 		}
 		o.del(k)
 	}
-	return notes
 }
 
 // mergeObjects merges an allOf part into o: properties and required
@@ -403,4 +425,34 @@ func union(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// hasOptional reports an object schema with a property it does not require.
+func hasOptional(o *jsonObject) bool {
+	props, ok := o.vals["properties"].(*jsonObject)
+	if !ok {
+		return false
+	}
+	req := stringList(o.vals["required"])
+	for _, k := range props.keys {
+		if !contains(req, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxShapeText bounds a schema written into a description.
+const maxShapeText = 600
+
+// shapeText is o as JSON, or its property names when that is too long.
+func shapeText(o *jsonObject) string {
+	if b, err := marshalNoEscape(o); err == nil && len(b) <= maxShapeText {
+		return string(b)
+	}
+	props, _ := o.vals["properties"].(*jsonObject)
+	if props == nil {
+		return "an object"
+	}
+	return "an object with " + strings.Join(props.keys, ", ")
 }
