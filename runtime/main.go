@@ -146,7 +146,7 @@ func parseFlags(spec *ServerDef, args []string, stderr io.Writer) (*mainConfig, 
 	fs.StringVar(&cfg.audience, "auth-audience", "", "required aud claim of JWTs (also $"+prefix+"_AUTH_AUDIENCE)")
 	fs.StringVar(&cfg.resource, "auth-resource", "", "public URL of the MCP endpoint, stated in the OAuth protected-resource metadata published with --auth-issuer (default: each request's scheme and host, path /mcp; also $"+prefix+"_AUTH_RESOURCE)")
 	fs.BoolVar(&cfg.insecureNoAuth, "insecure-no-auth", false, "serve tools that need scopes over HTTP without authentication (development only: every caller gets every scope)")
-	fs.Func("schema-profile", "advertise tool schemas in this profile to every client: complete, portable or nullable (default: chosen per client from its name; also $"+prefix+"_SCHEMA_PROFILE)", func(v string) (err error) {
+	fs.Func("schema-profile", "advertise tool schemas in this profile to every client: complete, portable, nullable or flat (default: chosen per client from its name; also $"+prefix+"_SCHEMA_PROFILE)", func(v string) (err error) {
 		cfg.schemaProfile, err = ParseSchemaProfile(v)
 		return err
 	})

@@ -45,6 +45,16 @@ func (w *schemaRewriter) portable(o *jsonObject, notes []string, root bool) (any
 		}
 	}
 	pushIntoArms(o)
+	if arms, ok := o.vals["anyOf"].([]any); ok && w.profile == ProfileFlat {
+		o.del("anyOf")
+		var forms []string
+		for _, a := range arms {
+			if ao, ok := a.(*jsonObject); ok {
+				forms = append(forms, shapeText(ao))
+			}
+		}
+		notes = append(notes, "One of: "+strings.Join(forms, "; ")+".")
+	}
 	if w.profile == ProfileNullable {
 		// google-genai's MCP adapter drops these (its filter knows them
 		// by other names); its Schema and strict mode both read a sentence.

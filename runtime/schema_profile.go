@@ -28,10 +28,14 @@ const (
 	// ("mcp"), which both google-genai and the OpenAI Agents SDK send;
 	// the latter makes every property required.
 	ProfileNullable SchemaProfile = "nullable"
+	// ProfileFlat is ProfilePortable without unions, each written out in
+	// the description: for LangChain's MCP adapters, which drop every
+	// union arm that is not an object.
+	ProfileFlat SchemaProfile = "flat"
 )
 
 // schemaProfiles lists the profiles, for flags and messages.
-var schemaProfiles = []SchemaProfile{ProfileComplete, ProfilePortable, ProfileNullable}
+var schemaProfiles = []SchemaProfile{ProfileComplete, ProfilePortable, ProfileNullable, ProfileFlat}
 
 // ParseSchemaProfile reads a profile name; "" is "no profile forced".
 func ParseSchemaProfile(s string) (SchemaProfile, error) {
@@ -43,7 +47,7 @@ func ParseSchemaProfile(s string) (SchemaProfile, error) {
 	if s == "" {
 		return "", nil
 	}
-	return "", fmt.Errorf("unknown schema profile %q; use one of complete, portable, nullable", s)
+	return "", fmt.Errorf("unknown schema profile %q; use one of complete, portable, nullable, flat", s)
 }
 
 // profileForClient picks the profile for a client's declared name
@@ -53,6 +57,8 @@ func profileForClient(name string) SchemaProfile {
 	switch {
 	case n == "mcp":
 		return ProfileNullable
+	case strings.Contains(n, "langchain"):
+		return ProfileFlat
 	case strings.HasPrefix(n, "claude"), strings.Contains(n, "inspector"):
 		return ProfileComplete
 	}
