@@ -11,7 +11,9 @@ import (
 // string (schema_profile.go), since neither Gemini's Schema nor strict
 // mode can describe one. normalizeArgs undoes both before validation, so
 // the full input schema still decides: a null for an optional property
-// whose schema refuses null means "not given" and is dropped, and a
+// means "not given" and is dropped (even where its schema would take
+// null: the generator drops null from inputs, so only an incidental
+// untyped schema would), and a
 // string where the schema refuses it but accepts the JSON object it
 // encodes becomes that object. Anything else is left for the validator to
 // refuse in its own words.
@@ -36,7 +38,7 @@ func normalizeObject(n *schemaNode, obj map[string]any, depth int) {
 			if !ok {
 				continue
 			}
-			if v == nil && !required[name] && !accepts(p, nil) {
+			if v == nil && !required[name] {
 				delete(obj, name)
 				continue
 			}
