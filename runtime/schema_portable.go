@@ -181,7 +181,7 @@ func (w *schemaRewriter) unions(o *jsonObject, notes []string) []string {
 			return notes
 		}
 	}
-	if objs, ok := objectArms(arms); ok {
+	if objs, ok := objectArms(arms); ok && !conflictingProperties(objs) {
 		o.del("anyOf")
 		props := newJSONObject()
 		var required []string
@@ -465,4 +465,20 @@ func shapeText(o *jsonObject) string {
 		return "an object"
 	}
 	return "an object with " + strings.Join(props.keys, ", ")
+}
+
+// conflictingProperties reports arms that declare one property name with
+// different schemas: merged, one would be lost.
+func conflictingProperties(arms []*jsonObject) bool {
+	seen := map[string]any{}
+	for _, a := range arms {
+		p, _ := a.vals["properties"].(*jsonObject)
+		for _, name := range p.keys {
+			if prev, ok := seen[name]; ok && !sameJSON(prev, p.vals[name]) {
+				return true
+			}
+			seen[name] = p.vals[name]
+		}
+	}
+	return false
 }
