@@ -437,8 +437,19 @@ func union(a, b []string) []string {
 	return out
 }
 
-// hasOptional reports an object schema with a property it does not require.
+// hasOptional reports a schema with an object, at any depth, that has a
+// property it does not require.
 func hasOptional(o *jsonObject) bool {
+	if items, ok := o.vals["items"].(*jsonObject); ok && hasOptional(items) {
+		return true
+	}
+	if arms, ok := o.vals["anyOf"].([]any); ok {
+		for _, a := range arms {
+			if ao, ok := a.(*jsonObject); ok && hasOptional(ao) {
+				return true
+			}
+		}
+	}
 	props, ok := o.vals["properties"].(*jsonObject)
 	if !ok {
 		return false
@@ -446,6 +457,9 @@ func hasOptional(o *jsonObject) bool {
 	req := stringList(o.vals["required"])
 	for _, k := range props.keys {
 		if !contains(req, k) {
+			return true
+		}
+		if p, ok := props.vals[k].(*jsonObject); ok && hasOptional(p) {
 			return true
 		}
 	}
