@@ -39,12 +39,12 @@ func (w *schemaRewriter) portable(o *jsonObject, notes []string, root bool) (any
 		o.del(k)
 		notes = append(notes, constraintNote(k, v))
 	}
-	if _, ok := o.get("type"); !ok {
-		if _, ok := o.get("properties"); ok {
-			o.set("type", "object")
-		}
+	typeByKeywords(o)
+	if pushIntoArms(o) {
+		// The arms now hold what stood beside them (an allOf part's
+		// properties, say): the union rules apply to them as written.
+		notes = w.armUnion(o, notes)
 	}
-	pushIntoArms(o)
 	if arms, ok := o.vals["anyOf"].([]any); ok && w.profile == ProfileFlat {
 		o.del("anyOf")
 		var forms []string
@@ -144,6 +144,7 @@ func mapValueNote(o *jsonObject) string {
 // needs: strict clients cannot tell which arm's optional properties a
 // model left out.
 func (w *schemaRewriter) unions(o *jsonObject, notes []string) []string {
+	dropTrivialAnyOf(o)
 	if one, ok := o.get("oneOf"); ok {
 		o.del("oneOf")
 		if _, has := o.get("anyOf"); !has {
@@ -170,7 +171,16 @@ func (w *schemaRewriter) unions(o *jsonObject, notes []string) []string {
 			o.del("allOf")
 			notes = append(notes, "Must also match each of: "+joinJSON(all)+".")
 		}
+		dropTrivialAnyOf(o)
 	}
+	return w.armUnion(o, notes)
+}
+
+// armUnion rewrites o's anyOf for strict clients: a single arm merges
+// into o, object arms become one object (saying what each arm needs),
+// and in a mixed union an object arm with optional properties becomes a
+// JSON string.
+func (w *schemaRewriter) armUnion(o *jsonObject, notes []string) []string {
 	arms, ok := o.vals["anyOf"].([]any)
 	if !ok {
 		return notes
@@ -220,12 +230,13 @@ func (w *schemaRewriter) unions(o *jsonObject, notes []string) []string {
 }
 
 // pushIntoArms moves o's keywords beside anyOf into each arm: strict
-// clients allow none there.
-func pushIntoArms(o *jsonObject) {
+// clients allow none there. It reports whether it moved any.
+func pushIntoArms(o *jsonObject) bool {
 	arms, ok := o.vals["anyOf"].([]any)
 	if !ok {
-		return
+		return false
 	}
+	moved := false
 	for _, k := range append([]string(nil), o.keys...) {
 		if k == "anyOf" || k == "description" || k == "title" {
 			continue
@@ -239,6 +250,60 @@ func pushIntoArms(o *jsonObject) {
 			}
 		}
 		o.del(k)
+		moved = true
+	}
+	return moved
+}
+
+// dropTrivialAnyOf removes an anyOf with an arm that accepts every value
+// ({}, as a spec's union of required-name lists becomes once mapped): it
+// asserts nothing, and pushed into, its arms would become copies of o
+// that strict clients refuse.
+func dropTrivialAnyOf(o *jsonObject) {
+	arms, ok := o.vals["anyOf"].([]any)
+	if !ok {
+		return
+	}
+	for _, a := range arms {
+		if acceptsAnything(a) {
+			o.del("anyOf")
+			return
+		}
+	}
+}
+
+// acceptsAnything reports a schema with no assertion: true, or an object
+// with at most a title. A description may not count: the portable
+// rewrite writes dropped constraints there.
+func acceptsAnything(v any) bool {
+	if v == true {
+		return true
+	}
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return false
+	}
+	for _, k := range o.keys {
+		if k != "title" {
+			return false
+		}
+	}
+	return true
+}
+
+// typeByKeywords gives a typeless schema the type its keywords are about
+// (properties: object, items: array). Typeless, it also accepts every
+// other type, which no model means to send; strict clients read a typeless
+// optional property as nullable and make it required, and Gemini needs a
+// type. The full schema, which the server validates, keeps accepting them.
+func typeByKeywords(o *jsonObject) {
+	if _, ok := o.get("type"); ok {
+		return
+	}
+	if _, ok := o.get("properties"); ok {
+		o.set("type", "object")
+	} else if _, ok := o.get("items"); ok {
+		o.set("type", "array")
 	}
 }
 
