@@ -41,7 +41,7 @@ func randomSchema(r *rand.Rand) string {
 
 func randomNode(r *rand.Rand, depth, ndefs int) any {
 	n := map[string]any{}
-	switch k := r.IntN(9); {
+	switch k := r.IntN(11); {
 	case k == 0 && ndefs > 0:
 		n["$ref"] = fmt.Sprintf("#/$defs/D%d", r.IntN(ndefs))
 	case k == 1:
@@ -67,6 +67,18 @@ func randomNode(r *rand.Rand, depth, ndefs int) any {
 		n["type"] = "object"
 		n["properties"] = map[string]any{"a": randomNode(r, depth-1, ndefs), "b": map[string]any{"const": "x"}}
 		n["required"] = []any{"b"}
+	case k == 8 && depth > 0:
+		// An object joined with a union that names what it requires, or
+		// whose arms accept anything (as DigitalOcean's firewall rules).
+		arms := []any{map[string]any{}, map[string]any{}}
+		if r.IntN(2) == 0 {
+			arms = []any{map[string]any{"required": []any{"a"}}, map[string]any{"required": []any{"b"}}}
+		}
+		n["allOf"] = []any{map[string]any{"type": "object", "properties": map[string]any{
+			"a": randomNode(r, depth-1, ndefs), "b": map[string]any{"type": "string"}}}, map[string]any{"anyOf": arms}}
+	case k == 9 && depth > 0:
+		// An array without its type (OpenAI's realtime session).
+		n["items"] = randomNode(r, depth-1, ndefs)
 	default:
 		n["enum"] = []any{"a", "b", 3}
 	}
@@ -182,6 +194,9 @@ func TestAdvertisePortableSubset(t *testing.T) {
 			if bad := keysOutside(v, allowed, p == ProfileNullable); bad != "" {
 				t.Fatalf("seed %d case %d %s: keyword %s in\n%s\nfrom\n%s", seed, i, p, bad, adv, full)
 			}
+			if bad := strictRefusal(v, "#"); p == ProfilePortable && bad != "" {
+				t.Fatalf("seed %d case %d %s: strict clients refuse %s in\n%s\nfrom\n%s", seed, i, p, bad, adv, full)
+			}
 			// The flat profile writes a long union arm by its property
 			// names only (maxShapeText): a known loss, not checked here.
 			for _, k := range []string{"maxLength", "exclusiveMaximum", "uniqueItems"} {
@@ -275,5 +290,98 @@ func TestProfileForClient(t *testing.T) {
 		if got := profileForClient(name); got != want {
 			t.Errorf("profileForClient(%q) = %s, want %s", name, got, want)
 		}
+	}
+}
+
+// strictRefusal names what makes @openai/agents-core's strict conversion
+// refuse (fall back to non-strict) or change the schema v at path, ""
+// when nothing: an anyOf arm holding an object with an optional property
+// (it cannot tell which arm a null belongs to), or an optional property
+// whose nullability it cannot see (typeless but constrained: it is made
+// required without a null arm).
+func strictRefusal(v any, path string) string {
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return ""
+	}
+	if arms, ok := o.vals["anyOf"].([]any); ok {
+		for i, a := range arms {
+			if ao, ok := a.(*jsonObject); ok && hasOptional(ao) {
+				return fmt.Sprintf("%s/anyOf/%d: an arm with optional properties", path, i)
+			}
+			if r := strictRefusal(a, fmt.Sprintf("%s/anyOf/%d", path, i)); r != "" {
+				return r
+			}
+		}
+	}
+	if items, ok := o.vals["items"]; ok {
+		if r := strictRefusal(items, path+"/items"); r != "" {
+			return r
+		}
+	}
+	props, _ := o.vals["properties"].(*jsonObject)
+	if props == nil {
+		return ""
+	}
+	req := stringList(o.vals["required"])
+	for _, name := range props.keys {
+		p, _ := props.vals[name].(*jsonObject)
+		if p == nil {
+			continue
+		}
+		_, typed := p.get("type")
+		_, union := p.get("anyOf")
+		constrained := false
+		for _, k := range p.keys {
+			constrained = constrained || (k != "description" && k != "title")
+		}
+		if !contains(req, name) && !typed && !union && constrained {
+			return fmt.Sprintf("%s/properties/%s: optional, constrained and typeless", path, name)
+		}
+		if r := strictRefusal(p, path+"/properties/"+name); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+// TestAdvertiseStrictShapes: shapes of real specs that strict clients
+// refused, each in a portable form that they accept.
+func TestAdvertiseStrictShapes(t *testing.T) {
+	rules := `{"type":"object","properties":{"inbound_rules":{"type":"array","items":{"type":"object","properties":{"ports":{"type":"string"}}}},"outbound_rules":{"type":"array","items":{"type":"string"}}}}`
+	for name, full := range map[string]string{
+		// DigitalOcean's firewall rules: an allOf of the rules object and
+		// a union of arms that accept anything.
+		"allOf with an anyOf of {} arms": `{"type":"object","properties":{"body":{"allOf":[` + rules + `,{"anyOf":[{},{}]}]}}}`,
+		// The same union as its spec means it: one of two lists required.
+		"allOf with an anyOf of required names": `{"type":"object","properties":{"body":{"allOf":[` + rules +
+			`,{"anyOf":[{"required":["inbound_rules"]},{"required":["outbound_rules"]}]}]}}}`,
+		// OpenAI's realtime session: an optional array without a type.
+		"typeless optional array":  `{"type":"object","properties":{"modalities":{"description":"Modalities.","items":{"type":"string"}}}}`,
+		"typeless optional object": `{"type":"object","properties":{"o":{"properties":{"a":{"type":"string"}}}}}`,
+	} {
+		// The JS agents list as an application (portable); the nullable
+		// profile is for the Python SDKs, whose conversion allows these.
+		for _, p := range []SchemaProfile{ProfilePortable} {
+			adv := advertiseSchema(full, p, false)
+			v, err := decodeOrdered(adv)
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, p, err)
+			}
+			if r := strictRefusal(v, "#"); r != "" {
+				t.Errorf("%s %s: %s in\n%s", name, p, r, adv)
+			}
+		}
+	}
+	// A union that accepts anything says nothing.
+	adv0 := advertiseSchema(`{"type":"object","properties":{"body":{"allOf":[`+rules+`,{"anyOf":[{},{}]}]}}}`, ProfilePortable, false)
+	if strings.Contains(adv0, "forms") || strings.Contains(adv0, "anyOf") {
+		t.Errorf("a union of {} arms is advertised: %s", adv0)
+	}
+	// Written as one object, the required-names union says its forms.
+	adv := advertiseSchema(`{"type":"object","properties":{"body":{"allOf":[`+rules+
+		`,{"anyOf":[{"required":["inbound_rules"]},{"required":["outbound_rules"]}]}]}}}`, ProfilePortable, false)
+	if !strings.Contains(adv, "(1) with inbound_rules; (2) with outbound_rules") {
+		t.Errorf("the union of required names is not said: %s", adv)
 	}
 }

@@ -92,7 +92,7 @@ func dropNullType(o *jsonObject) {
 		}
 		var kept []any
 		for _, a := range arms {
-			if ao, ok := a.(*jsonObject); ok && ao.vals["type"] == "null" && len(ao.keys) == 1 {
+			if isNullArm(a) {
 				continue
 			}
 			kept = append(kept, a)
@@ -424,7 +424,10 @@ func nullableOptionals(o *jsonObject) {
 		null := newJSONObject()
 		null.set("type", "null")
 		if arms, ok := p.vals["anyOf"].([]any); ok {
-			p.set("anyOf", append(append([]any{}, arms...), null))
+			// An allOf part, already rewritten, may have given it one.
+			if !hasNullArm(arms) {
+				p.set("anyOf", append(append([]any{}, arms...), null))
+			}
 			continue
 		}
 		wrap := newJSONObject()
@@ -436,6 +439,21 @@ func nullableOptionals(o *jsonObject) {
 		wrap.set("anyOf", []any{inner, null})
 		props.set(name, wrap)
 	}
+}
+
+func hasNullArm(arms []any) bool {
+	for _, a := range arms {
+		if isNullArm(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNullArm reports the union arm {"type": "null"}.
+func isNullArm(a any) bool {
+	ao, ok := a.(*jsonObject)
+	return ok && ao.vals["type"] == "null" && len(ao.keys) == 1
 }
 
 func allStrings(list []any) bool {
