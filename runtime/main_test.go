@@ -208,7 +208,7 @@ func TestRunMainSchemaProfile(t *testing.T) {
 	want := func(p SchemaProfile) map[string]string {
 		m := map[string]string{}
 		for _, ts := range testSpec().Tools {
-			b, _ := json.Marshal(mcpTool(ts, p).InputSchema)
+			b, _ := json.Marshal(mcpTool(ts, schemaForm{profile: p}).InputSchema)
 			m[ts.Name] = canonical(t, string(b))
 		}
 		return m

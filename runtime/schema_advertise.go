@@ -27,6 +27,20 @@ import (
 // optional property accept null (normalizeArgs drops such nulls), for
 // clients that make every property required.
 
+// schemaForm is what an advertised schema is written for: a profile, and
+// whether the client sends Mcp-Param-* headers (protocol 2026-07-28 and
+// later), for which x-mcp-header stays in the schema: it tells such a
+// client which header mirrors an input. Older clients never send them,
+// so to them it says nothing.
+type schemaForm struct {
+	profile    SchemaProfile
+	mcpHeaders bool
+}
+
+// mcpHeaderKey is the input annotation naming an input's Mcp-Param-*
+// header.
+const mcpHeaderKey = "x-mcp-header"
+
 // annotationKeys assert nothing and are left out of every profile.
 var annotationKeys = []string{"readOnly", "writeOnly", "$comment", "$schema", "$id", "$anchor",
 	"contentMediaType", "contentEncoding", "contentSchema", "deprecated", "examples", "example"}
@@ -45,22 +59,23 @@ const maxToolDescription = 1024
 
 // schemaRewriter rewrites one schema document for one profile.
 type schemaRewriter struct {
-	profile  SchemaProfile
-	output   bool        // an output schema: only the exact rewrites
-	defs     *jsonObject // the document's $defs
-	inlining []string    // $defs being inlined, outermost first
-	kept     map[string]bool
+	profile    SchemaProfile
+	mcpHeaders bool        // keep x-mcp-header (schemaForm)
+	output     bool        // an output schema: only the exact rewrites
+	defs       *jsonObject // the document's $defs
+	inlining   []string    // $defs being inlined, outermost first
+	kept       map[string]bool
 }
 
-// advertiseSchema rewrites schema text for profile; text that does not
+// advertiseSchema rewrites schema text for form; text that does not
 // decode is returned as is (the generator wrote it, and compiled it).
-func advertiseSchema(text string, profile SchemaProfile, output bool) string {
+func advertiseSchema(text string, form schemaForm, output bool) string {
 	v, err := decodeOrdered(text)
 	root, ok := v.(*jsonObject)
 	if err != nil || !ok {
 		return text
 	}
-	w := &schemaRewriter{profile: profile, output: output, kept: map[string]bool{}}
+	w := &schemaRewriter{profile: form.profile, mcpHeaders: form.mcpHeaders, output: output, kept: map[string]bool{}}
 	if d, ok := root.get("$defs"); ok {
 		w.defs, _ = d.(*jsonObject)
 		root = root.clone()
@@ -221,7 +236,7 @@ func (w *schemaRewriter) annotations(o *jsonObject) []string {
 		o.del(k)
 	}
 	for _, k := range append([]string(nil), o.keys...) {
-		if strings.HasPrefix(k, "x-") {
+		if strings.HasPrefix(k, "x-") && !(k == mcpHeaderKey && w.mcpHeaders) {
 			o.del(k)
 		}
 	}

@@ -145,7 +145,7 @@ func TestAdvertiseExactKeepsMeaning(t *testing.T) {
 	for i := range 400 {
 		full := randomSchema(r)
 		for _, output := range []bool{false, true} {
-			adv := advertiseSchema(full, ProfileComplete, output)
+			adv := advertiseSchema(full, schemaForm{profile: ProfileComplete}, output)
 			if strings.Contains(adv, `"examples"`) || strings.Contains(adv, `"deprecated"`) {
 				t.Fatalf("seed %d case %d: annotations left in %s", seed, i, adv)
 			}
@@ -184,9 +184,9 @@ func TestAdvertisePortableSubset(t *testing.T) {
 		full := randomSchema(r)
 		// What the schema says once its refs are inlined and unused
 		// definitions gone.
-		ref := advertiseSchema(full, ProfileComplete, false)
+		ref := advertiseSchema(full, schemaForm{profile: ProfileComplete}, false)
 		for _, p := range []SchemaProfile{ProfilePortable, ProfileNullable, ProfileFlat} {
-			adv := advertiseSchema(full, p, false)
+			adv := advertiseSchema(full, schemaForm{profile: p}, false)
 			v, err := decodeOrdered(adv)
 			if err != nil {
 				t.Fatalf("seed %d case %d %s: %v", seed, i, p, err)
@@ -363,7 +363,7 @@ func TestAdvertiseStrictShapes(t *testing.T) {
 		// The JS agents list as an application (portable); the nullable
 		// profile is for the Python SDKs, whose conversion allows these.
 		for _, p := range []SchemaProfile{ProfilePortable} {
-			adv := advertiseSchema(full, p, false)
+			adv := advertiseSchema(full, schemaForm{profile: p}, false)
 			v, err := decodeOrdered(adv)
 			if err != nil {
 				t.Fatalf("%s %s: %v", name, p, err)
@@ -374,14 +374,32 @@ func TestAdvertiseStrictShapes(t *testing.T) {
 		}
 	}
 	// A union that accepts anything says nothing.
-	adv0 := advertiseSchema(`{"type":"object","properties":{"body":{"allOf":[`+rules+`,{"anyOf":[{},{}]}]}}}`, ProfilePortable, false)
+	adv0 := advertiseSchema(`{"type":"object","properties":{"body":{"allOf":[`+rules+`,{"anyOf":[{},{}]}]}}}`, schemaForm{profile: ProfilePortable}, false)
 	if strings.Contains(adv0, "forms") || strings.Contains(adv0, "anyOf") {
 		t.Errorf("a union of {} arms is advertised: %s", adv0)
 	}
 	// Written as one object, the required-names union says its forms.
 	adv := advertiseSchema(`{"type":"object","properties":{"body":{"allOf":[`+rules+
-		`,{"anyOf":[{"required":["inbound_rules"]},{"required":["outbound_rules"]}]}]}}}`, ProfilePortable, false)
+		`,{"anyOf":[{"required":["inbound_rules"]},{"required":["outbound_rules"]}]}]}}}`, schemaForm{profile: ProfilePortable}, false)
 	if !strings.Contains(adv, "(1) with inbound_rules; (2) with outbound_rules") {
 		t.Errorf("the union of required names is not said: %s", adv)
+	}
+}
+
+// TestAdvertiseMCPHeader: x-mcp-header stays, unchanged and unnoted, in
+// every profile for clients that send Mcp-Param-* headers, and leaves
+// the schema without a word for the others.
+func TestAdvertiseMCPHeader(t *testing.T) {
+	full := `{"type":"object","properties":{"reason":{"type":"string","x-mcp-header":"Return-Reason","x-other":1}},"required":["reason"]}`
+	for _, p := range schemaProfiles {
+		for _, headers := range []bool{false, true} {
+			adv := advertiseSchema(full, schemaForm{profile: p, mcpHeaders: headers}, false)
+			if got := strings.Contains(adv, `"x-mcp-header":"Return-Reason"`); got != headers {
+				t.Errorf("%s, Mcp-Param headers %v: x-mcp-header kept %v: %s", p, headers, got, adv)
+			}
+			if strings.Contains(adv, "x-other") || strings.Contains(adv, "Constraint") {
+				t.Errorf("%s, Mcp-Param headers %v: %s", p, headers, adv)
+			}
+		}
 	}
 }

@@ -32,7 +32,7 @@ func (w *schemaRewriter) portable(o *jsonObject, notes []string, root bool) (any
 	}
 	o.del("additionalProperties")
 	for _, k := range append([]string(nil), o.keys...) {
-		if portableKeys[k] {
+		if portableKeys[k] || k == mcpHeaderKey && w.mcpHeaders {
 			continue
 		}
 		v := o.vals[k]

@@ -65,24 +65,24 @@ func profileForClient(name string) SchemaProfile {
 	return ProfilePortable
 }
 
-// advertisedTools holds each profile's tools/list entries, built on first
-// use: a server with a thousand tools rewrites only the profiles its
+// advertisedTools holds each form's tools/list entries, built on first
+// use: a server with a thousand tools rewrites only the forms its
 // clients ask for.
 type advertisedTools struct {
 	forced SchemaProfile
 	mu     sync.Mutex
-	byName map[SchemaProfile]map[string]*mcp.Tool
+	byName map[schemaForm]map[string]*mcp.Tool
 }
 
-// tools returns the entries of profile p, by name.
-func (a *advertisedTools) tools(s *Server, p SchemaProfile) map[string]*mcp.Tool {
+// tools returns the entries of form p, by name.
+func (a *advertisedTools) tools(s *Server, p schemaForm) map[string]*mcp.Tool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if m := a.byName[p]; m != nil {
 		return m
 	}
 	if a.byName == nil {
-		a.byName = map[SchemaProfile]map[string]*mcp.Tool{}
+		a.byName = map[schemaForm]map[string]*mcp.Tool{}
 	}
 	m := make(map[string]*mcp.Tool, len(s.advertised))
 	for _, ts := range s.advertised {
@@ -92,8 +92,8 @@ func (a *advertisedTools) tools(s *Server, p SchemaProfile) map[string]*mcp.Tool
 	return m
 }
 
-// profileMiddleware answers tools/list in the calling client's profile.
-// The SDK holds the portable entries; another profile's replace them by
+// profileMiddleware answers tools/list in the calling client's form.
+// The SDK holds registeredForm's entries; another form's replace them by
 // name, so paging and ordering stay the SDK's.
 func (s *Server) profileMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -114,10 +114,11 @@ func (s *Server) profileMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			p = profileForClient(name)
 		}
-		if p == ProfilePortable {
+		form := schemaForm{profile: p, mcpHeaders: lr.ProtocolVersion() >= protocol20260728}
+		if form == registeredForm() {
 			return res, nil
 		}
-		byName := s.profiles.tools(s, p)
+		byName := s.profiles.tools(s, form)
 		out := *list
 		out.Tools = make([]*mcp.Tool, len(list.Tools))
 		for i, t := range list.Tools {

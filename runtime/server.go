@@ -299,17 +299,24 @@ func (s *Server) bindTool(ts *Tool, eager bool) (*boundTool, error) {
 	return bt, nil
 }
 
-// addMCPTool registers a tool with the SDK in the default profile; the
-// other profiles' entries replace it in tools/list (profileMiddleware).
+// addMCPTool registers a tool with the SDK in registeredForm; the other
+// forms' entries replace it in tools/list (profileMiddleware).
 func (s *Server) addMCPTool(ts *Tool, h mcp.ToolHandler) {
 	s.advertised = append(s.advertised, ts)
-	s.mcp.AddTool(mcpTool(ts, ProfilePortable), h)
+	s.mcp.AddTool(mcpTool(ts, registeredForm()), h)
 }
 
-// mcpTool builds the tool as profile advertises it (schema_advertise.go).
+// registeredForm is the form of the tools the SDK holds: the default
+// profile, with x-mcp-header, which the SDK reads to check the
+// Mcp-Param-* headers of each call.
+func registeredForm() schemaForm {
+	return schemaForm{profile: ProfilePortable, mcpHeaders: true}
+}
+
+// mcpTool builds the tool as form advertises it (schema_advertise.go).
 // Annotations are always written out: the protocol defaults (destructive,
 // open world) are the unsafe ones.
-func mcpTool(ts *Tool, profile SchemaProfile) *mcp.Tool {
+func mcpTool(ts *Tool, form schemaForm) *mcp.Tool {
 	schema := ts.InputSchema
 	if strings.TrimSpace(schema) == "" {
 		schema = `{"type":"object","additionalProperties":false}`
@@ -317,14 +324,14 @@ func mcpTool(ts *Tool, profile SchemaProfile) *mcp.Tool {
 	destructive, openWorld := ts.Destructive, ts.OpenWorld
 	var output any
 	if strings.TrimSpace(ts.OutputSchema) != "" {
-		output = json.RawMessage(advertiseSchema(ts.OutputSchema, profile, true))
+		output = json.RawMessage(advertiseSchema(ts.OutputSchema, form, true))
 	}
 	return &mcp.Tool{
 		OutputSchema: output,
 		Name:         ts.Name,
 		Title:        ts.Title,
 		Description:  shortDescription(ts.Description),
-		InputSchema:  json.RawMessage(advertiseSchema(schema, profile, false)),
+		InputSchema:  json.RawMessage(advertiseSchema(schema, form, false)),
 		// annotations.title would repeat Title, which every client since
 		// 2025-06-18 reads; every byte of tools/list costs model context.
 		Annotations: &mcp.ToolAnnotations{
