@@ -32,6 +32,11 @@ import (
 // own, and the Python MCP SDK's default, which both Python agent SDKs send.
 var compatIdentities = []string{"app", "@langchain/mcp-adapters", "mcp"}
 
+// compatProtocol is the newest protocol the client libraries under test
+// speak (@modelcontextprotocol/sdk's latest): listed at 2026-07-28, tools
+// keep x-mcp-header for the Mcp-Param headers only such clients send.
+const compatProtocol = "2025-11-25"
+
 // compatServer is one server's tools/list under one identity.
 type compatServer struct {
 	Server   string            `json:"server"`
@@ -193,7 +198,7 @@ func listAs(t *testing.T, server, identity string, transport mcp.Transport) *com
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: identity, Version: "1"}, nil)
-	cs, err := client.Connect(ctx, transport, nil)
+	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: compatProtocol})
 	if err != nil {
 		t.Fatalf("%s: connect: %v", server, err)
 	}
