@@ -155,8 +155,9 @@ func (s *Server) callTool(ctx context.Context, bt *boundTool, in callIn, rec *ca
 	return call.Args, res
 }
 
-// validArgs decodes the arguments and checks them against the input
-// schema, then applies defaults.
+// validArgs decodes the arguments, drops nulls of optional inputs and
+// decodes objects sent as JSON strings (normalizeArgs), checks them
+// against the input schema, then applies defaults.
 func (s *Server) validArgs(bt *boundTool, raw json.RawMessage) (map[string]any, *callError) {
 	schema, err := bt.inputSchema()
 	if err != nil {
@@ -166,6 +167,7 @@ func (s *Server) validArgs(bt *boundTool, raw json.RawMessage) (map[string]any, 
 	}
 	args, msg := decodeArguments(raw)
 	if msg == "" {
+		normalizeArgs(schema, args)
 		msg = checkArgs(bt, args)
 	}
 	if msg != "" {

@@ -91,7 +91,7 @@ func (s *Server) addDiscovery(def *Discovery, middleware []Middleware) error {
 	if s.tools[call.Name] != nil {
 		return fmt.Errorf("tool %q is defined twice (discovery mode needs this name)", call.Name)
 	}
-	s.mcp.AddTool(mcpTool(call), d.callHandler)
+	s.addMCPTool(call, d.callHandler)
 	s.callOperation = d
 	return nil
 }
@@ -127,7 +127,7 @@ func (d *discovery) register(ts *Tool) error {
 	}
 	d.wrap(bt)
 	s.tools[ts.Name] = bt
-	s.mcp.AddTool(mcpTool(ts), s.toolHandler(bt))
+	s.addMCPTool(ts, s.toolHandler(bt))
 	return nil
 }
 

@@ -29,6 +29,7 @@ type mainConfig struct {
 	// Streamable HTTP.
 	listener       listenerConfig
 	allowedOrigins string
+	schemaProfile  SchemaProfile
 }
 
 // Main is a generated server's command: it parses args, builds the
@@ -129,6 +130,9 @@ func (cfg *mainConfig) apply(opts Options, logger *slog.Logger) Options {
 			opts.AllowedOrigins = append(opts.AllowedOrigins, o)
 		}
 	}
+	if cfg.schemaProfile != "" {
+		opts.SchemaProfile = cfg.schemaProfile
+	}
 	return opts
 }
 
@@ -159,6 +163,10 @@ func parseFlags(spec *ServerDef, args []string, stderr io.Writer) (*mainConfig, 
 	fs.DurationVar(&l.writeTimeout, "http-write-timeout", 0, "time to answer a request, the tool call included (default: read timeout + longest tool timeout + "+defaultWriteSlack.String()+")")
 	fs.DurationVar(&l.idleTimeout, "http-idle-timeout", defaultIdleTimeout, "keep-alive connections without a request for this long are closed")
 	fs.IntVar(&l.maxConnections, "http-max-connections", defaultMaxConnections, "client connections open at once at most; more wait to be accepted")
+	fs.Func("schema-profile", "advertise tool schemas in this profile to every client: complete, portable, nullable or flat (default: chosen per client from its name; also $"+prefix+"_SCHEMA_PROFILE)", func(v string) (err error) {
+		cfg.schemaProfile, err = ParseSchemaProfile(v)
+		return err
+	})
 	fs.StringVar(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format: text or json")
 	fs.Usage = func() {

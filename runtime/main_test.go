@@ -146,3 +146,99 @@ func TestRunMainAuthResource(t *testing.T) {
 		t.Errorf("metadata %+v, %v", doc, err)
 	}
 }
+
+// listOverStdio runs Main on stdio with args and returns each tool's
+// advertised input schema, as a client named client lists them.
+func listOverStdio(t *testing.T, client string, args ...string) map[string]string {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(testSpec(), Options{}, args, inR, outW, &stderr)
+		outW.Close()
+	}()
+	c := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("%q: %v; stderr %s", args, err, stderr.String())
+	}
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, tool := range res.Tools {
+		b, _ := json.Marshal(tool.InputSchema)
+		out[tool.Name] = string(b)
+	}
+	cs.Close()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Main did not return after stdin closed")
+	}
+	return out
+}
+
+// canonical is a JSON text with its keys sorted.
+func canonical(t *testing.T, text string) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		t.Fatalf("%v: %s", err, text)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestRunMainSchemaProfile: --schema-profile (and $PREFIX_SCHEMA_PROFILE)
+// forces its profile on a client whose name would choose another
+// (claude-*: complete), for every tool; an unknown name is a usage error.
+func TestRunMainSchemaProfile(t *testing.T) {
+	t.Setenv("PETSTORE_BASE_URL", testUpstream(t).URL)
+	t.Setenv("PETSTORE_SCHEMA_PROFILE", "")
+	const client = "claude-code"
+	want := func(p SchemaProfile) map[string]string {
+		m := map[string]string{}
+		for _, ts := range testSpec().Tools {
+			b, _ := json.Marshal(mcpTool(ts, schemaForm{profile: p}).InputSchema)
+			m[ts.Name] = canonical(t, string(b))
+		}
+		return m
+	}
+	complete := want(ProfileComplete)
+	check := func(what string, p SchemaProfile, got map[string]string) {
+		t.Helper()
+		exp := want(p)
+		differs := p == ProfileComplete
+		for name, schema := range exp {
+			if g := canonical(t, got[name]); g != schema {
+				t.Errorf("%s: %s lists\n%s\nwant the %s form\n%s", what, name, g, p, schema)
+			}
+			differs = differs || schema != complete[name]
+		}
+		if !differs {
+			t.Errorf("%s: the %s form equals the complete one on every tool: the check proves nothing", what, p)
+		}
+	}
+	check("no flag", ProfileComplete, listOverStdio(t, client))
+	for _, p := range schemaProfiles {
+		check("--schema-profile "+string(p), p, listOverStdio(t, client, "--schema-profile", string(p)))
+	}
+	t.Setenv("PETSTORE_SCHEMA_PROFILE", "nullable")
+	check("$PETSTORE_SCHEMA_PROFILE=nullable", ProfileNullable, listOverStdio(t, client))
+	check("the flag over the environment", ProfilePortable, listOverStdio(t, client, "--schema-profile", "portable"))
+
+	var stderr strings.Builder
+	if code := Main(testSpec(), Options{}, []string{"--schema-profile", "fancy"}, strings.NewReader(""), io.Discard, &stderr); code != 2 ||
+		!strings.Contains(stderr.String(), "complete, portable, nullable, flat") {
+		t.Errorf("--schema-profile fancy = %d, want 2 naming the profiles: %s", code, stderr.String())
+	}
+}

@@ -84,6 +84,11 @@ type Options struct {
 	// StateKey signs requestState values (at least 32 characters);
 	// default $PREFIX_STATE_KEY, else a random key per process.
 	StateKey string
+	// SchemaProfile, when set, is the form of the tool schemas every
+	// client is shown; default $PREFIX_SCHEMA_PROFILE, else one chosen per
+	// client from its declared name (docs/schemas.md, "Schema profiles").
+	// Calls are validated against the full schemas either way.
+	SchemaProfile SchemaProfile
 	// Now is the clock of handle expiry, request states and rate limits;
 	// default time.Now. Tests set it.
 	Now func() time.Time

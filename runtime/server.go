@@ -44,6 +44,11 @@ type Server struct {
 	// draining refuses new tool calls while shutting down.
 	draining atomic.Bool
 
+	// advertised are the tools tools/list shows, and profiles their
+	// entries per schema profile.
+	advertised []*Tool
+	profiles   advertisedTools
+
 	limiter     *limiter // upstream calls in flight, server-wide
 	metrics     Metrics
 	maxRequest  int64
@@ -162,7 +167,10 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 				Resources: &mcp.ResourceCapabilities{},
 			},
 		})
-	s.mcp.AddReceivingMiddleware(s.countInflight)
+	s.mcp.AddReceivingMiddleware(s.countInflight, s.profileMiddleware)
+	if s.profiles.forced, err = forcedProfile(&opts, s.getenv, spec); err != nil {
+		return nil, err
+	}
 	if err := s.addTools(spec.Tools, opts.Tools, opts.Middleware); err != nil {
 		return nil, err
 	}
@@ -193,7 +201,7 @@ func (s *Server) addTools(generated, written []*Tool, middleware []Middleware) e
 		}
 		s.tools[ts.Name] = bt
 		s.maxTimeout = max(s.maxTimeout, bt.timeout)
-		s.mcp.AddTool(mcpTool(ts), s.toolHandler(bt))
+		s.addMCPTool(ts, s.toolHandler(bt))
 	}
 	return nil
 }
@@ -300,9 +308,24 @@ func (s *Server) bindTool(ts *Tool, eager bool) (*boundTool, error) {
 	return bt, nil
 }
 
-// mcpTool builds the advertised tool. Annotations are always written out:
-// the protocol defaults (destructive, open world) are the unsafe ones.
-func mcpTool(ts *Tool) *mcp.Tool {
+// addMCPTool registers a tool with the SDK in registeredForm; the other
+// forms' entries replace it in tools/list (profileMiddleware).
+func (s *Server) addMCPTool(ts *Tool, h mcp.ToolHandler) {
+	s.advertised = append(s.advertised, ts)
+	s.mcp.AddTool(mcpTool(ts, registeredForm()), h)
+}
+
+// registeredForm is the form of the tools the SDK holds: the default
+// profile, with x-mcp-header, which the SDK reads to check the
+// Mcp-Param-* headers of each call.
+func registeredForm() schemaForm {
+	return schemaForm{profile: ProfilePortable, mcpHeaders: true}
+}
+
+// mcpTool builds the tool as form advertises it (schema_advertise.go).
+// Annotations are always written out: the protocol defaults (destructive,
+// open world) are the unsafe ones.
+func mcpTool(ts *Tool, form schemaForm) *mcp.Tool {
 	schema := ts.InputSchema
 	if strings.TrimSpace(schema) == "" {
 		schema = `{"type":"object","additionalProperties":false}`
@@ -310,14 +333,14 @@ func mcpTool(ts *Tool) *mcp.Tool {
 	destructive, openWorld := ts.Destructive, ts.OpenWorld
 	var output any
 	if strings.TrimSpace(ts.OutputSchema) != "" {
-		output = json.RawMessage(ts.OutputSchema)
+		output = json.RawMessage(advertiseSchema(ts.OutputSchema, form, true))
 	}
 	return &mcp.Tool{
 		OutputSchema: output,
 		Name:         ts.Name,
 		Title:        ts.Title,
-		Description:  ts.Description,
-		InputSchema:  json.RawMessage(schema),
+		Description:  shortDescription(ts.Description),
+		InputSchema:  json.RawMessage(advertiseSchema(schema, form, false)),
 		// annotations.title would repeat Title, which every client since
 		// 2025-06-18 reads; every byte of tools/list costs model context.
 		Annotations: &mcp.ToolAnnotations{

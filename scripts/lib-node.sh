@@ -14,6 +14,20 @@ OA2MCP_NODE_VERSION=22.23.5
 OA2MCP_CONFORMANCE_VERSION=0.2.0-alpha.12
 OA2MCP_INSPECTOR_VERSION=2.12.0
 
+# Client libraries whose own schema-conversion code the client
+# compatibility suite runs offline (clientcompat/, e2e/clientcompat_test.go),
+# with the peers they need, all at exact versions.
+OA2MCP_CLIENT_PACKAGES=(
+  @google/genai@3.3.0
+  @openai/agents-core@0.20.0
+  @ai-sdk/google@4.0.121
+  @langchain/mcp-adapters@1.1.4
+  @langchain/core@1.4.0
+  @langchain/langgraph@1.7.3
+  @modelcontextprotocol/sdk@1.32.2
+  zod@4.6.7
+)
+
 # Absolute paths, from the repository root (this file is in scripts/).
 OA2MCP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OA2MCP_NODE_PREFIX="$OA2MCP_ROOT/.cache/node"
@@ -77,7 +91,8 @@ oa2mcp_install_node() {
 
   local want=() pkg ver
   for pkg in "@modelcontextprotocol/conformance@$OA2MCP_CONFORMANCE_VERSION" \
-             "@modelcontextprotocol/inspector@$OA2MCP_INSPECTOR_VERSION"; do
+             "@modelcontextprotocol/inspector@$OA2MCP_INSPECTOR_VERSION" \
+             "${OA2MCP_CLIENT_PACKAGES[@]}"; do
     ver="${pkg##*@}"
     have="$(_oa2mcp_pkg_version "${pkg%@*}")"
     if [ "$have" = "$ver" ]; then

@@ -28,6 +28,16 @@ func JSONSchemaSuiteDir(t testing.TB) string {
 		"a checkout of github.com/json-schema-org/JSON-Schema-Test-Suite")
 }
 
+// PythonClientsDir returns the Python client libraries' sources the
+// client compatibility suite runs: $OA2MCP_PYTHON_CLIENTS, else
+// ../shared/clients/python beside the repository; missing, it fails the
+// test.
+func PythonClientsDir(t testing.TB) string {
+	t.Helper()
+	return dataDir(t, "OA2MCP_PYTHON_CLIENTS", filepath.Join("clients", "python"), "README.md",
+		"the Python client sources (see docs/external-clients.md)")
+}
+
 // dataDir is $env, else ../shared/name beside the repository root (the
 // folder holding go.work); it fails t, saying what to set, unless marker
 // is there.
