@@ -3,27 +3,13 @@ package runtime
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
-)
 
-// testSeed is $OA2MCP_SEED when set (to replay a failure), else a new
-// seed per run; the test logs it.
-func testSeed(t *testing.T) uint64 {
-	t.Helper()
-	if s := os.Getenv("OA2MCP_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("$OA2MCP_SEED=%q is not an unsigned integer", s)
-		}
-		return n
-	}
-	return uint64(time.Now().UnixNano())
-}
+	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
+)
 
 // headerChoices are the values a generated request may carry for each
 // header ("" leaves it out): what clients send, what they get wrong, and
@@ -131,7 +117,7 @@ func varyOneHeader(r *rand.Rand, st httpStep) httpStep {
 // without: every answer must be the same bytes. A failure names the
 // seed and the smallest script found that still fails.
 func TestHTTPFastPathHeaderSets(t *testing.T) {
-	seed := testSeed(t)
+	seed := testseed.Seed(t)
 	t.Logf("seed %d (replay with OA2MCP_SEED=%d)", seed, seed)
 	up := testUpstream(t).URL
 	r := rand.New(rand.NewPCG(seed, 0x5eed))

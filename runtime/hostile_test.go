@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
 )
 
 // Unit tests of the upstream-facing defences; e2e/hostile_test.go drives
@@ -63,7 +65,7 @@ func TestParseRetryAfterBounded(t *testing.T) {
 	odd := []string{"9223372036854775807", "9223372036854775808", "99999999999999999999", "-1", "-9223372036854775808",
 		"1.5", "1e3", "0x10", " 7 ", "", "soon", "Wed, 21 Oct 2015 07:28:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT",
 		"Tue, 01 Dec 2026 12:00:30 GMT", "86400", "86401", strings.Repeat("9", 500)}
-	seed := uint64(time.Now().UnixNano())
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 1))
 	for i := 0; i < 500; i++ {
 		odd = append(odd, randomRetryAfter(r, now))
@@ -110,7 +112,7 @@ func randomRetryAfter(r *rand.Rand, now time.Time) string {
 // answer declares, for any status, the reader keeps at most limit+1
 // bytes and allocates for what arrived, not for what was declared.
 func TestReadUpstreamBodyNeverSizedByHeader(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	const limit = 1 << 16
 	for i := 0; i < 300; i++ {

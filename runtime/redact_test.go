@@ -10,7 +10,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
 )
 
 // Names the rules must hide, in the spellings specs use, and names they
@@ -40,7 +41,7 @@ func TestSecretNameRule(t *testing.T) {
 // are e-mail addresses, phone numbers, handles or plain words) never
 // leave a hidden value in the log line, and harmless ones stay readable.
 func TestLogRedactionRandomised(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 3))
 	ss := newSensitiveSet([]HandleType{{Name: "ticket", Prefix: "tkt_"}}, []string{"customer_ref"}, []string{"*_note"})
 	for i := 0; i < 400; i++ {

@@ -6,7 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
 )
 
 // TestStdioBadLines: a seeded mix of valid calls (fast path and SDK) and
@@ -17,8 +18,7 @@ import (
 // also shrinks its input).
 func TestStdioBadLines(t *testing.T) {
 	up := testUpstream(t).URL
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 1))
 	steps := []scriptStep{{line: "garbage not json", wait: true}, {line: legacyInit, wait: true}, {line: `{"jsonrpc":"2.0","method":"notifications/initialized"}`}}
 	want := []int{-32700}
