@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -27,12 +28,14 @@ import (
 // failure prints the seed and the case shrunk to the fewest hostile
 // dimensions that still fail. $OA2MCP_HOSTILE_SEED replays a seed.
 
-// hostileSeed is $OA2MCP_HOSTILE_SEED, else a new seed.
+// hostileSeed is $OA2MCP_HOSTILE_SEED when set (the older name, kept
+// for replaying recorded failures), else the seed every test takes:
+// oa2mcptest.Seed ($OA2MCP_SEED, or fixed by the test's name).
 func hostileSeed(t *testing.T) uint64 {
 	if s, err := strconv.ParseUint(os.Getenv("OA2MCP_HOSTILE_SEED"), 10, 64); err == nil {
 		return s
 	}
-	return uint64(time.Now().UnixNano())
+	return oa2mcptest.Seed(t)
 }
 
 // httpCase is one generated request; each field's zero is the benign

@@ -361,12 +361,7 @@ func randomFault(r *rand.Rand) fault {
 // checks the invariants on each; a failure prints the seed and the case
 // minimised to the fewest hostile traits that still fail.
 func runRandomHostile(t *testing.T, hs *victimServer, up *hostileUpstream) {
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("OA2MCP_HOSTILE_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 10, 64)
-		must(t, err)
-		seed = n
-	}
+	seed := hostileSeed(t)
 	n := 40
 	if s := os.Getenv("OA2MCP_HOSTILE_CASES"); s != "" {
 		n, _ = strconv.Atoi(s)

@@ -11,10 +11,8 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -39,11 +37,7 @@ import (
 // exactly as the call that leaves them out. The upstream is a real HTTP
 // server on 127.0.0.1 that records each request. $OA2MCP_SEED replays.
 func TestNullOptionalArguments(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("OA2MCP_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("seed %d (OA2MCP_SEED=%d replays)", seed, seed)
+	seed := oa2mcptest.Seed(t)
 	rng := rand.New(rand.NewPCG(seed, 0))
 	rec := &recordingUpstream{}
 	up := httptest.NewServer(rec)

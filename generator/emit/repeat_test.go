@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 )
@@ -15,7 +14,7 @@ import (
 // repeatedJSON finds exactly those that oa2mcptest.RepeatJSON rebuilds
 // byte for byte.
 func TestRepeatedJSON(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
+	seed := oa2mcptest.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	items := []string{`{"id":1,"name":"a"}`, `1`, `"x"`, `[1,2]`, `{"a":{"b":[]}}`, `null`}
 	for round := range 500 {

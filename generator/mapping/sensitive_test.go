@@ -2,11 +2,11 @@ package mapping
 
 import (
 	"fmt"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 	"math/rand/v2"
 	"slices"
 	"sort"
 	"testing"
-	"time"
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
 )
@@ -15,7 +15,7 @@ import (
 // format: password or writeOnly; the default tool's Sensitive list is
 // exactly the declared ones, whatever they are called.
 func TestSensitiveFromSpec(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
+	seed := oa2mcptest.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 4))
 	for i := 0; i < 50; i++ {
 		props := map[string]*load.Schema{}

@@ -2,10 +2,10 @@ package mapping
 
 import (
 	"fmt"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime"
@@ -16,7 +16,7 @@ import (
 // comment lists each operation the tool calls exactly once, with its
 // method, path and operationId, in the order the tool first calls it.
 func TestTaskDocListsEveryOperation(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
+	seed := oa2mcptest.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 1))
 	methods := []string{"GET", "POST", "PUT", "DELETE", "PATCH"}
 	for round := range 200 {
