@@ -96,11 +96,12 @@ var (
 	phoneRE = regexp.MustCompile(`^\+[0-9][0-9 ().-]{5,22}[0-9]$`)
 )
 
-// looksPersonal reports whether a value is shaped like an e-mail address
-// or an international phone number (+ and 7 to 15 digits).
+// looksPersonal reports whether a value is shaped like an e-mail address,
+// an international phone number (+ and 7 to 15 digits) or a payment card
+// number.
 func looksPersonal(v string) bool {
 	v = strings.TrimSpace(v)
-	if emailRE.MatchString(v) {
+	if emailRE.MatchString(v) || looksLikeCardNumber(v) {
 		return true
 	}
 	if !phoneRE.MatchString(v) {

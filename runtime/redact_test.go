@@ -38,8 +38,9 @@ func TestSecretNameRule(t *testing.T) {
 
 // TestLogRedactionRandomised: seeded random arguments (names hidden by
 // the rules, by a declaration or a glob, and harmless ones; values that
-// are e-mail addresses, phone numbers, handles or plain words) never
-// leave a hidden value in the log line, and harmless ones stay readable.
+// are e-mail addresses, phone numbers, card numbers, handles or plain
+// words) never leave a hidden value in the log line, and harmless ones
+// (plain words, long numbers whose card checksum fails) stay readable.
 func TestLogRedactionRandomised(t *testing.T) {
 	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 3))
@@ -63,12 +64,16 @@ func TestLogRedactionRandomised(t *testing.T) {
 				args[n] = "d-" + word
 				hidden = append(hidden, "d-"+word)
 			case 3:
-				v := []string{word + "@private.example", fmt.Sprintf("+49-170-%07d", r.IntN(1e7))}[r.IntN(2)]
+				v := []string{word + "@private.example", fmt.Sprintf("+49-170-%07d", r.IntN(1e7)), randomCardNumber(r, true)}[r.IntN(3)]
 				args["contact"+word] = v
 				hidden = append(hidden, v)
 			case 4:
 				args["ticket"+word] = "tkt_" + word + "RANDOMPART"
 				hidden = append(hidden, word+"RANDOMPART")
+			case 5:
+				v := randomCardNumber(r, false) // an order number, say: checksum fails
+				args["reference"+word] = v
+				shown = append(shown, v)
 			default:
 				n := benignNames[r.IntN(len(benignNames))] + word
 				args[n] = "plain-" + word
@@ -85,6 +90,55 @@ func TestLogRedactionRandomised(t *testing.T) {
 			if !strings.Contains(line, s) {
 				t.Fatalf("seed %d: the log line hides the harmless %q: %s", seed, s, line)
 			}
+		}
+	}
+}
+
+// randomCardNumber draws 13 to 19 digits, grouped by spaces, hyphens or
+// not at all, whose last digit is the Luhn check digit of the others
+// when valid is true and any other digit otherwise. The check digit is
+// computed here on its own, not by the rule under test.
+func randomCardNumber(r *rand.Rand, valid bool) string {
+	n := 13 + r.IntN(7)
+	digits := make([]byte, n)
+	sum := 0
+	for i := 0; i < n-1; i++ {
+		d := byte(r.IntN(10))
+		digits[i] = d
+		// Counted from the check digit, every second digit is doubled.
+		if (n-1-i)%2 == 1 {
+			dd := int(d) * 2
+			sum += dd/10 + dd%10
+		} else {
+			sum += int(d)
+		}
+	}
+	check := (10 - sum%10) % 10
+	if !valid {
+		check = (check + 1 + r.IntN(9)) % 10
+	}
+	digits[n-1] = byte(check)
+	sep := []string{"", " ", "-"}[r.IntN(3)]
+	var b strings.Builder
+	for i, d := range digits {
+		if i > 0 && i%4 == 0 {
+			b.WriteString(sep)
+		}
+		b.WriteByte('0' + d)
+	}
+	return b.String()
+}
+
+// TestCardNumberShape pins the shape rule on known numbers.
+func TestCardNumberShape(t *testing.T) {
+	for _, v := range []string{"4111111111111111", "4111 1111 1111 1111", "5500-0000-0000-0004", "378282246310005"} {
+		if !looksLikeCardNumber(v) {
+			t.Errorf("looksLikeCardNumber(%q) = false", v)
+		}
+	}
+	for _, v := range []string{"4111111111111112", "411111111111", "4111  1111 1111 1111", "4111-1111-1111-1111-", "12345678901234567890", "ORD-4111111111111111"} {
+		if looksLikeCardNumber(v) {
+			t.Errorf("looksLikeCardNumber(%q) = true", v)
 		}
 	}
 }
