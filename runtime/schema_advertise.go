@@ -65,6 +65,7 @@ type schemaRewriter struct {
 	defs       *jsonObject // the document's $defs
 	inlining   []string    // $defs being inlined, outermost first
 	kept       map[string]bool
+	bounds     map[*jsonObject][]string // constraints moved into descriptions (shapeText)
 }
 
 // advertiseSchema rewrites schema text for form; text that does not

@@ -188,12 +188,7 @@ func TestAdvertisePortableSubset(t *testing.T) {
 			if bad := strictRefusal(v, "#"); p == ProfilePortable && bad != "" {
 				t.Fatalf("seed %d case %d %s: strict clients refuse %s in\n%s\nfrom\n%s", seed, i, p, bad, adv, full)
 			}
-			// The flat profile writes a long union arm by its property
-			// names only (maxShapeText): a known loss, not checked here.
 			for _, k := range []string{"maxLength", "exclusiveMaximum", "uniqueItems"} {
-				if p == ProfileFlat {
-					break
-				}
 				if strings.Contains(ref, `"`+k+`":`) && !strings.Contains(ref, `"`+k+`":false`) && !strings.Contains(adv, map[string]string{
 					"maxLength": "At most", "exclusiveMaximum": "Less than", "uniqueItems": "unique"}[k]) {
 					t.Fatalf("seed %d case %d %s: %s neither kept nor described:\n%s\nfrom\n%s", seed, i, p, k, adv, full)

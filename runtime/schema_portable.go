@@ -11,7 +11,10 @@ import (
 func (w *schemaRewriter) portable(o *jsonObject, notes []string, root bool) (any, []string) {
 	dropNullType(o)
 	if !root && isOpenMap(o) {
-		return openMapString(o, strings.Join(append(notes, mapValueNote(o)), " ")), nil
+		value := mapValueNote(o)
+		m := openMapString(o, strings.Join(append(notes, value), " "))
+		w.bound(m, value)
+		return m, nil
 	}
 	notes = w.unions(o, notes)
 	if c, ok := o.get("const"); ok {
@@ -21,13 +24,13 @@ func (w *schemaRewriter) portable(o *jsonObject, notes []string, root bool) (any
 	if e, ok := o.get("enum"); ok {
 		if list, ok := e.([]any); ok && !allStrings(list) {
 			o.del("enum")
-			notes = append(notes, "One of: "+joinJSON(list)+".")
+			notes = append(notes, w.bound(o, "One of: "+joinJSON(list)+"."))
 		}
 	}
 	if f, ok := o.get("format"); ok {
 		if t, _ := o.get("type"); f != "date-time" || t != "string" {
 			o.del("format")
-			notes = append(notes, fmt.Sprintf("Format: %v.", f))
+			notes = append(notes, w.bound(o, fmt.Sprintf("Format: %v.", f)))
 		}
 	}
 	o.del("additionalProperties")
@@ -37,7 +40,7 @@ func (w *schemaRewriter) portable(o *jsonObject, notes []string, root bool) (any
 		}
 		v := o.vals[k]
 		o.del(k)
-		notes = append(notes, constraintNote(k, v))
+		notes = append(notes, w.bound(o, constraintNote(k, v)))
 	}
 	typeByKeywords(o)
 	if pushIntoArms(o) {
@@ -50,10 +53,10 @@ func (w *schemaRewriter) portable(o *jsonObject, notes []string, root bool) (any
 		var forms []string
 		for _, a := range arms {
 			if ao, ok := a.(*jsonObject); ok {
-				forms = append(forms, shapeText(ao))
+				forms = append(forms, w.shapeText(ao))
 			}
 		}
-		notes = append(notes, "One of: "+strings.Join(forms, "; ")+".")
+		notes = append(notes, w.bound(o, "One of: "+strings.Join(forms, "; ")+"."))
 	}
 	if w.profile == ProfileNullable {
 		// google-genai's MCP adapter drops these (its filter knows them
@@ -61,7 +64,7 @@ func (w *schemaRewriter) portable(o *jsonObject, notes []string, root bool) (any
 		for _, k := range []string{"minItems", "maxItems"} {
 			if v, ok := o.get(k); ok {
 				o.del(k)
-				notes = append(notes, itemsNote(k, v))
+				notes = append(notes, w.bound(o, itemsNote(k, v)))
 			}
 		}
 		nullableOptionals(o)
@@ -223,7 +226,9 @@ func (w *schemaRewriter) armUnion(o *jsonObject, notes []string) []string {
 	// written as a JSON string, which normalizeArgs decodes.
 	for i, a := range arms {
 		if ao, ok := a.(*jsonObject); ok && hasOptional(ao) {
-			arms[i] = openMapString(ao, "Shape: "+shapeText(ao)+".")
+			shape := "Shape: " + w.shapeText(ao) + "."
+			arms[i] = openMapString(ao, shape)
+			w.bound(arms[i].(*jsonObject), shape)
 		}
 	}
 	return notes
@@ -552,16 +557,104 @@ func hasOptional(o *jsonObject) bool {
 // maxShapeText bounds a schema written into a description.
 const maxShapeText = 600
 
-// shapeText is o as JSON, or its property names when that is too long.
-func shapeText(o *jsonObject) string {
+// shapeText is o as JSON; when that is too long, its property names and
+// every constraint inside it in words (kept keywords and those the
+// rewrite moved into descriptions), so that no bound the server enforces
+// goes unsaid while the annotations go.
+func (w *schemaRewriter) shapeText(o *jsonObject) string {
 	if b, err := marshalNoEscape(o); err == nil && len(b) <= maxShapeText {
 		return string(b)
 	}
-	props, _ := o.vals["properties"].(*jsonObject)
-	if props == nil {
-		return "an object"
+	text := "an object"
+	if props, _ := o.vals["properties"].(*jsonObject); props != nil {
+		text += " with " + strings.Join(props.keys, ", ")
 	}
-	return "an object with " + strings.Join(props.keys, ", ")
+	if notes := w.nestedConstraintNotes(o); len(notes) > 0 {
+		text += " (" + strings.Join(notes, " ") + ")"
+	}
+	return text
+}
+
+// bound records note as a constraint moved out of o's keywords into its
+// description, for shapeText, and returns it.
+func (w *schemaRewriter) bound(o *jsonObject, note string) string {
+	if note != "" {
+		if w.bounds == nil {
+			w.bounds = map[*jsonObject][]string{}
+		}
+		w.bounds[o] = append(w.bounds[o], note)
+	}
+	return note
+}
+
+// constraintKeys are the keywords the portable form keeps that still
+// constrain a value: shapeText words them when it drops the JSON.
+var constraintKeys = map[string]bool{"minimum": true, "maximum": true, "pattern": true,
+	"minItems": true, "maxItems": true, "minLength": true, "maxLength": true}
+
+// nestedConstraintNotes says, once each, every constraint found at any
+// depth of v, naming the property path it applies to.
+func (w *schemaRewriter) nestedConstraintNotes(v any) []string {
+	var notes []string
+	seen := map[string]bool{}
+	add := func(at, note string) {
+		if note == "" {
+			return
+		}
+		if at != "" {
+			note = at + ": " + note
+		}
+		if !seen[note] {
+			seen[note] = true
+			notes = append(notes, note)
+		}
+	}
+	var walk func(v any, at string)
+	walk = func(v any, at string) {
+		switch x := v.(type) {
+		case *jsonObject:
+			for _, n := range w.bounds[x] {
+				add(at, n)
+			}
+			for _, k := range x.keys {
+				val := x.vals[k]
+				switch {
+				case k == "properties":
+					if props, ok := val.(*jsonObject); ok {
+						for _, n := range props.keys {
+							walk(props.vals[n], strings.TrimPrefix(at+"."+n, "."))
+						}
+					}
+				case constraintKeys[k]:
+					add(at, nestedNote(k, val))
+				case k != "description" && k != "enum":
+					walk(val, at)
+				}
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, at)
+			}
+		}
+	}
+	walk(v, "")
+	return notes
+}
+
+// nestedNote words one constraint keyword for nestedConstraintNotes.
+func nestedNote(k string, v any) string {
+	s := joinJSON([]any{v})
+	switch k {
+	case "minimum":
+		return fmt.Sprintf("At least %s.", s)
+	case "maximum":
+		return fmt.Sprintf("At most %s.", s)
+	case "pattern":
+		return fmt.Sprintf("Matches %s.", s)
+	case "minItems", "maxItems":
+		return itemsNote(k, v)
+	}
+	return constraintNote(k, v)
 }
 
 // conflictingProperties reports arms that declare one property name with
