@@ -3,6 +3,7 @@ package mapping
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -268,6 +269,9 @@ func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, 
 			}
 		} else {
 			act.Steps = tb.steps(sub, a.Steps, ap+".steps")
+			if act.Description == "" {
+				act.Description = tb.stepsPurpose(a.Steps)
+			}
 		}
 		// The action's own input: rewrites only its own inputs and
 		// bindings, before the tool's input: applies to all actions.
@@ -285,6 +289,72 @@ func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, 
 		"description": "What to do. " + strings.Join(lines, "; ") + ".",
 	}
 	in.required["action"] = true
+	// An input every action needs is required by the tool's schema too,
+	// so a client's form and a model's first call already carry it.
+	for _, n := range requiredByAll(tool.Actions) {
+		if _, ok := in.props[n]; ok {
+			in.required[n] = true
+		}
+	}
+}
+
+// requiredByAll are the inputs every action requires, in name order.
+func requiredByAll(actions []ir.Action) []string {
+	if len(actions) == 0 {
+		return nil
+	}
+	out := actions[0].Required
+	for _, a := range actions[1:] {
+		var both []string
+		for _, n := range out {
+			if slices.Contains(a.Required, n) {
+				both = append(both, n)
+			}
+		}
+		out = both
+	}
+	return slices.Sorted(slices.Values(out))
+}
+
+// stepsPurpose says what an action of steps does when the file gives it
+// no description: its operations' summaries in order ("Initiate a
+// Droplet Action"), so the action enum never lists an empty line.
+func (tb *taskBuilder) stepsPurpose(steps []*overrides.Step) string {
+	var parts []string
+	for _, st := range steps {
+		info := tb.ops[st.Operation]
+		if info == nil {
+			continue
+		}
+		p := strings.TrimSuffix(plainText(firstNonEmpty(info.op.Summary, derivedPurpose(info.op))), ".")
+		if fixed := fixedArgs(st.Args, ""); len(fixed) > 0 {
+			p += " with " + strings.Join(fixed, ", ")
+		}
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", then ")
+}
+
+// fixedArgs are a step's constant bindings ("type reboot"), at any depth
+// of structured bindings, in name order: what tells two actions of one
+// operation apart.
+func fixedArgs(args map[string]any, at string) []string {
+	var out []string
+	for _, k := range sortedKeys(args) {
+		switch v := args[k].(type) {
+		case map[string]any:
+			out = append(out, fixedArgs(v, at+k+".")...)
+		case string:
+			if !strings.Contains(v, "${") {
+				out = append(out, fmt.Sprintf("%s %s", strings.TrimPrefix(at+k, "body."), v))
+			}
+		case bool, int, int64, uint64, float64:
+			out = append(out, fmt.Sprintf("%s %v", strings.TrimPrefix(at+k, "body."), v))
+		}
+	}
+	return out
 }
 
 func toAny(list []string) []any {

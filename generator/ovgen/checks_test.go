@@ -128,6 +128,7 @@ func (h *harness) checkTool(p *plan, i int, tp *toolPlan, tool *ir.Tool, st *sta
 			}
 		}
 	}
+	out = append(out, checkActionSchema(tool, st)...)
 	for _, u := range units(tp) {
 		args, ok := h.normalArgs(tool.Name, u.action)
 		if !ok {
@@ -572,6 +573,39 @@ func requiredOf(tool *ir.Tool, action string) []string {
 	}
 	for _, ask := range tool.Asks {
 		out = slices.DeleteFunc(out, func(s string) bool { return s == ask.Arg })
+	}
+	return out
+}
+
+// checkActionSchema: an action tool's "action" input says what each
+// action does (no empty line, whether or not the file described it), and
+// an input every action requires is required by the tool's schema.
+func checkActionSchema(tool *ir.Tool, st *stats) []failure {
+	if len(tool.Actions) == 0 {
+		return nil
+	}
+	var out []failure
+	var in struct {
+		Properties map[string]map[string]any `json:"properties"`
+		Required   []string                  `json:"required"`
+	}
+	json.Unmarshal([]byte(tool.InputSchema), &in)
+	desc, _ := in.Properties["action"]["description"].(string)
+	st.checks++
+	for _, a := range tool.Actions {
+		if strings.Contains(desc, a.Name+": ;") || strings.HasSuffix(desc, a.Name+": .") || strings.TrimSpace(a.Description) == "" {
+			out = append(out, failure{"every action says what it does", fmt.Sprintf("tool %s: action %q in %q", tool.Name, a.Name, desc)})
+		}
+	}
+	for _, n := range tool.Actions[0].Required {
+		all := true
+		for _, a := range tool.Actions[1:] {
+			all = all && slices.Contains(a.Required, n)
+		}
+		st.checks++
+		if all && !slices.Contains(in.Required, n) {
+			out = append(out, failure{"an input every action needs is required by the schema", fmt.Sprintf("tool %s: %s not in %v", tool.Name, n, in.Required)})
+		}
 	}
 	return out
 }

@@ -169,6 +169,14 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	},
 	{
 		Tool:      "pay_manage_payment",
+		Name:      "invalid: missing paymentId",
+		Args:      "{\"action\":\"cancel\"}",
+		WantError: true,
+		WantKind:  "invalid_input",
+		WantText:  []string{"paymentId"},
+	},
+	{
+		Tool:      "pay_manage_payment",
 		Name:      "invalid: wrong type of Idempotency-Key",
 		Args:      "{\"Idempotency-Key\":12345,\"action\":\"cancel\",\"paymentId\":\"PSP-AAAAAAAAAA\"}",
 		WantError: true,

@@ -153,7 +153,7 @@ var toolPayManagePayment = &runtime.Tool{
       "type": "string"
     },
     "action": {
-      "description": "What to do. cancel: Cancel an authorised payment; capture: ; get: Get a payment; refund: ; reverse: Reverse a payment (cancel or refund, whichever applies).",
+      "description": "What to do. cancel: Cancel an authorised payment; capture: Capture an authorised payment; get: Get a payment; refund: Refund a captured payment; reverse: Reverse a payment (cancel or refund, whichever applies).",
       "enum": [
         "cancel",
         "capture",
@@ -186,7 +186,8 @@ var toolPayManagePayment = &runtime.Tool{
     }
   },
   "required": [
-    "action"
+    "action",
+    "paymentId"
   ],
   "type": "object"
 }`,
@@ -230,7 +231,8 @@ var toolPayManagePayment = &runtime.Tool{
 			Required: []string{"paymentId"},
 		},
 		{
-			Name: "capture",
+			Name:        "capture",
+			Description: "Capture an authorised payment",
 			Steps: []runtime.Step{
 				{
 					ID: "step1",
@@ -298,7 +300,8 @@ var toolPayManagePayment = &runtime.Tool{
 			Required: []string{"paymentId"},
 		},
 		{
-			Name: "refund",
+			Name:        "refund",
+			Description: "Refund a captured payment",
 			Steps: []runtime.Step{
 				{
 					ID: "step1",
