@@ -6,6 +6,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -445,4 +447,66 @@ server:
 		t.Errorf("bob's refused exchange: want an isError naming the provider's access_denied and its reason, got isError=%v: %s", r.isError, truncate(r.text, 600))
 	}
 	w.requireNoMCPTokenUpstream(t, alice, carol, bob)
+}
+
+// TestPerUserInspector: the MCP Inspector CLI over Streamable HTTP calls
+// every tool of the per_user server as alice and as bob (MCP identities
+// from a tokens file): the first call of each is an error with the link
+// to connect, the person opens it and signs in, and every tool then
+// answers with that person's own notes.
+func TestPerUserInspector(t *testing.T) {
+	x := requireExternalTools(t)
+	s := newPerUserSetup(t)
+	addr := freeAddrs(t, 1)[0]
+	w := s.world(t, 0, addr)
+	tokens := filepath.Join(t.TempDir(), "callers")
+	must(t, os.WriteFile(tokens, []byte("alice-inspector-token alice\nbob-inspector-token bob\n"), 0o600))
+	endpoint := s.server.start(t, w, serverRun{addr: addr, key: tokenKey(), extra: []string{"--auth-tokens-file", tokens}})
+	// The server verifies JWTs too (start adds --auth-jwks); the tokens
+	// file adds the two static identities.
+	for _, user := range []string{"alice", "bob"} {
+		token := user + "-inspector-token"
+		inspect := func(wantExit int, tool string, args ...string) toolResult {
+			t.Helper()
+			all := []string{"--cli", endpoint, "--transport", "http", "--header", "Authorization: Bearer " + token,
+				"--method", "tools/call", "--tool-name", tool}
+			for _, a := range args {
+				all = append(all, "--tool-arg", a)
+			}
+			res := x.runNode(t, time.Minute, x.inspector, append(all, "--format", "json")...)
+			var out toolResult
+			decodeInspector(t, res, wantExit, &out)
+			return out
+		}
+		first := inspect(inspectorExitToolError, "list_notes")
+		link := urlInText.FindString(first.text())
+		if !first.Result.IsError || !strings.HasPrefix(link, "http://"+addr) {
+			t.Fatalf("%s's first call through the Inspector: want an error with the link to connect, got: %s", user, truncate(first.text(), 600))
+		}
+		if end := newBrowser(user).visit(t, link, ""); end.status != http.StatusOK {
+			t.Fatalf("%s's browser ended at %s with %d", user, end.url, end.status)
+		}
+		if r := inspect(0, "list_notes"); !strings.Contains(r.text(), `"owner":"`+user+`"`) {
+			t.Errorf("%s list_notes: %s", user, truncate(r.text(), 600))
+		}
+		if r := inspect(0, "create_note", "title=from the inspector"); !strings.Contains(r.text(), `"owner":"`+user+`"`) {
+			t.Errorf("%s create_note: %s", user, truncate(r.text(), 600))
+		}
+		if r := inspect(0, "get_note", "noteId=welcome-"+user); !strings.Contains(r.text(), "belongs to "+user) {
+			t.Errorf("%s get_note: %s", user, truncate(r.text(), 600))
+		}
+		other := map[string]string{"alice": "bob", "bob": "alice"}[user]
+		if r := inspect(inspectorExitToolError, "get_note", "noteId=welcome-"+other); strings.Contains(r.text(), "belongs to "+other) {
+			t.Errorf("%s read %s's note: %s", user, other, truncate(r.text(), 600))
+		}
+		if r := inspect(0, "disconnect_account"); r.Result.IsError {
+			t.Errorf("%s disconnect_account: %s", user, truncate(r.text(), 600))
+		}
+		if r := inspect(inspectorExitToolError, "list_notes"); !strings.Contains(r.text(), "http://"+addr) {
+			t.Errorf("%s after disconnecting: want the link again, got: %s", user, truncate(r.text(), 600))
+		}
+	}
+	if len(w.requests(t)) == 0 {
+		t.Error("the notes API saw no request")
+	}
 }
