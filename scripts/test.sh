@@ -26,6 +26,7 @@ scripts/fetch-corpus.sh --verify "${OA2MCP_CORPUS:-../shared/corpus}"
 
 echo "== go vet"
 go vet -tags e2e "${PKGS[@]}"
+(cd e2e/oauthfixture && GOWORK=off go vet ./...)
 
 echo "== drift check of the committed examples"
 go run ./cmd/oa2mcp generate -c examples/petstore/oa2mcp.yaml --check
