@@ -210,9 +210,29 @@ func (s *Server) attachTokens(ctx context.Context, bt *boundTool, call *Call) (c
 		tokens[name] = tok
 	}
 	if len(connect) > 0 {
+		if declined := connectDeclined(bt, call, connect); declined != nil {
+			return ctx, &callOutcome{err: declined}
+		}
 		return ctx, s.connectAnswer(ctx, bt, call, connect)
 	}
 	return context.WithValue(ctx, upstreamTokensKey{}, tokens), nil
+}
+
+// connectDeclined ends a call whose retry answers the connect link with
+// decline or cancel while the account is still not connected: asking
+// again would loop a client that retries until it gives up.
+func connectDeclined(bt *boundTool, call *Call, schemes []string) *callError {
+	if call.in.req == nil || call.in.req.Params == nil {
+		return nil
+	}
+	for _, name := range schemes {
+		er, ok := call.in.req.Params.InputResponses[connectKey(name)].(*mcp.ElicitResult)
+		if ok && (er.Action == "decline" || er.Action == "cancel") {
+			return &callError{kind: KindDeclined, retryAfter: retryAfterUnknown,
+				msg: fmt.Sprintf("The user did not connect their %s account, so %s did nothing. Call it again only when the user wants to connect.", name, bt.spec.Name)}
+		}
+	}
+	return nil
 }
 
 // callOutcome is a call's early end: a result to send or an error.
