@@ -526,4 +526,4 @@ func toolNamed(t *testing.T, cs *mcp.ClientSession, suffix string) string {
 
 // urlIn finds the first http URL in text (what an older client shows its
 // user).
-var urlInText = regexp.MustCompile(`https?://[^\s"'<>)\]]+`)
+var urlInText = regexp.MustCompile(`https?://[^\s"'<>)\]]*[^\s"'<>)\].,;:]`)
