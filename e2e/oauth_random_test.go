@@ -14,10 +14,12 @@ import (
 
 // TestPerUserInterleavings runs seeded interleavings of three callers
 // (alice, bob, carol) on two replicas sharing one Redis: at each step one
-// caller connects their account, calls a tool without connecting, or
-// disconnects, on a random replica. Whatever the order, a caller is
-// served only their own subject's notes, and only while connected; else
-// they are asked to connect. A failure prints the seed ($OA2MCP_SEED
+// caller calls a tool and connects their account when asked, calls a
+// tool without connecting, or disconnects, on a random replica. Whatever
+// the order, a caller is served only their own subject's notes, and only
+// while their connected account holds the tool's scopes; else they are
+// asked to connect (a sign-in for a tool asks its scopes and keeps those
+// the account already had). A failure prints the seed ($OA2MCP_SEED
 // replays it) and the shortest failing prefix of the steps.
 
 // interleavingSteps bounds one run (each step is a few tool calls).
@@ -101,7 +103,17 @@ func runInterleaving(t *testing.T, s perUserSetup, steps []step) int {
 		}
 	}
 	tool := func(cs *mcp.ClientSession, suffix string) string { return toolNamed(t, cs, suffix) }
-	connected := make([]bool, len(users))
+	// granted are the scopes each caller's connected account holds: a
+	// sign-in asks what the tool needs plus what the account already has.
+	granted := make([]map[string]bool, len(users))
+	covers := func(who int, tool string) bool {
+		for _, sc := range toolScopes[tool] {
+			if !granted[who][sc] {
+				return false
+			}
+		}
+		return true
+	}
 	for i, st := range steps {
 		c, cs := callers[st.who], sessions[st.who][st.replica]
 		before := c.askedCount()
@@ -109,31 +121,38 @@ func runInterleaving(t *testing.T, s perUserSetup, steps []step) int {
 		switch st.kind {
 		case stepConnect:
 			c.autoConnect = true
-			r := call(t, cs, tool(cs, "list_notes"), nil)
-			if r.isError || r.owner() != c.user {
-				problem = fmt.Sprintf("after connecting, list_notes served %q (isError %v): %s", r.owner(), r.isError, truncate(r.text, 300))
+			had := covers(st.who, st.tool)
+			r := call(t, cs, tool(cs, st.tool), callArgs(st.tool, c.user))
+			if served := servedOwner(r); served != c.user {
+				problem = fmt.Sprintf("after connecting, %s served %q (isError %v): %s", st.tool, served, r.isError, truncate(r.text, 300))
 			}
-			if connected[st.who] && c.askedCount() != before {
-				problem = "asked to connect although connected"
+			if asked := c.askedCount() != before; asked == had {
+				problem = fmt.Sprintf("asked to connect: %v, with the account's scopes covering %s: %v", asked, st.tool, had)
 			}
-			connected[st.who] = true
+			if granted[st.who] == nil {
+				granted[st.who] = map[string]bool{}
+			}
+			for _, sc := range toolScopes[st.tool] {
+				granted[st.who][sc] = true
+			}
 		case stepDisconnect:
 			if r := call(t, cs, tool(cs, "disconnect_account"), nil); r.isError {
 				problem = "disconnect_account failed: " + truncate(r.text, 300)
 			}
-			connected[st.who] = false
+			granted[st.who] = nil
 		case stepCall:
 			c.autoConnect = false
 			r := call(t, cs, tool(cs, st.tool), callArgs(st.tool, c.user))
 			asked := c.askedCount() != before
 			served := servedOwner(r)
+			ok := covers(st.who, st.tool)
 			switch {
 			case served != "" && served != c.user:
 				problem = fmt.Sprintf("%s was served %s's data: %s", c.user, served, truncate(r.text, 300))
-			case connected[st.who] && (asked || r.isError || served != c.user):
-				problem = fmt.Sprintf("connected, yet asked=%v isError=%v served %q: %s", asked, r.isError, served, truncate(r.text, 300))
-			case !connected[st.who] && (!asked || served != ""):
-				problem = fmt.Sprintf("not connected, yet asked=%v served %q: %s", asked, served, truncate(r.text, 300))
+			case ok && (asked || r.isError || served != c.user):
+				problem = fmt.Sprintf("connected with the scopes needed, yet asked=%v isError=%v served %q: %s", asked, r.isError, served, truncate(r.text, 300))
+			case !ok && (!asked || served != ""):
+				problem = fmt.Sprintf("not connected with the scopes needed, yet asked=%v served %q: %s", asked, served, truncate(r.text, 300))
 			}
 		}
 		if problem != "" {
@@ -144,6 +163,9 @@ func runInterleaving(t *testing.T, s perUserSetup, steps []step) int {
 	w.requireNoMCPTokenUpstream(t, callers...)
 	return -1
 }
+
+// toolScopes are the scopes the spec declares for each notes tool.
+var toolScopes = map[string][]string{"list_notes": {"notes:read"}, "get_note": {"notes:read"}, "create_note": {"notes:write"}}
 
 // callArgs are valid arguments of each notes tool for user.
 func callArgs(tool, user string) map[string]any {

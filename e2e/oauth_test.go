@@ -491,6 +491,13 @@ func TestPerUserInspector(t *testing.T) {
 		if r := inspect(0, "list_notes"); !strings.Contains(r.text(), `"owner":"`+user+`"`) {
 			t.Errorf("%s list_notes: %s", user, truncate(r.text(), 600))
 		}
+		// create_note needs notes:write, which the first sign-in did not
+		// ask: a second link (step-up), then the note is created.
+		stepUp := urlInText.FindString(inspect(inspectorExitToolError, "create_note", "title=from the inspector").text())
+		if !strings.HasPrefix(stepUp, "http://"+addr) {
+			t.Fatalf("%s create_note without notes:write: want a link to connect again", user)
+		}
+		newBrowser(user).visit(t, stepUp, "")
 		if r := inspect(0, "create_note", "title=from the inspector"); !strings.Contains(r.text(), `"owner":"`+user+`"`) {
 			t.Errorf("%s create_note: %s", user, truncate(r.text(), 600))
 		}
