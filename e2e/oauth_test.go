@@ -287,14 +287,14 @@ func (s perUserSetup) stateChecks(t *testing.T) {
 		t.Errorf("alice after her own flow: %s", truncate(r.text, 400))
 	}
 
-	// Bob's flow finished in alice's browser (she was tricked into opening
-	// his link): whatever the server answers, bob's MCP identity must not
-	// be served with alice's notes, and alice's stays hers.
+	// Bob's callback delivered in another browser (alice's, which did not
+	// open his link): refused, and bob stays unconnected; alice's account
+	// stays hers.
 	cbBob := startFlow(bob, csB)
-	_ = open(alice.browser, cbBob.String())
-	if r := call(t, csB, list, nil); r.owner() == "alice" {
-		t.Errorf("bob's MCP identity is served alice's notes after she opened his callback: %s", truncate(r.text, 400))
+	if code := open(alice.browser, cbBob.String()); code < 400 {
+		t.Errorf("bob's callback opened in alice's browser answered %d, want 4xx (the flow is bound to the browser that opened the link)", code)
 	}
+	requireNotConnected(bob, csB, "his callback was finished in another browser")
 	if r := call(t, csA, list, nil); r.owner() != "alice" {
 		t.Errorf("alice after opening bob's callback: %s", truncate(r.text, 400))
 	}
