@@ -159,6 +159,7 @@ func (w *oauthWorld) requireNoMCPTokenUpstream(t *testing.T, callers ...*caller)
 		for _, r := range reqs {
 			if r.AuthorizationSHA256 == h {
 				t.Errorf("%s's MCP access token reached the notes API: %s %s (status %d)", c.user, r.Method, r.Path, r.Status)
+				break
 			}
 		}
 	}
@@ -384,8 +385,21 @@ type caller struct {
 	visits []page   // where the browser ended after each followed URL
 }
 
+// newCaller signs user in for an MCP token. When the test ends, passed
+// or failed, the notes API's log is checked for that token: it must
+// never have reached the API.
 func newCaller(t *testing.T, w *oauthWorld, user string) *caller {
-	return &caller{user: user, token: w.mcpToken(t, user), browser: newBrowser(user), autoConnect: true}
+	c := &caller{user: user, token: w.mcpToken(t, user), browser: newBrowser(user), autoConnect: true}
+	t.Cleanup(func() {
+		h := bearerHash(c.token)
+		for _, r := range w.requests(t) {
+			if r.AuthorizationSHA256 == h {
+				t.Errorf("%s's MCP access token reached the notes API: %s %s (status %d)", c.user, r.Method, r.Path, r.Status)
+				return
+			}
+		}
+	})
+	return c
 }
 
 // elicit answers elicitation requests: a URL-mode one is followed in
