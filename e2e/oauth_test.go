@@ -67,6 +67,7 @@ func TestPerUserOAuth(t *testing.T) {
 	s := newPerUserSetup(t)
 	t.Run("two_callers_see_only_their_own_notes", s.twoCallers)
 	t.Run("older_client_gets_the_url_in_an_error", s.olderClient)
+	t.Run("2025-11-25_client_gets_the_url_in_an_error", s.sessionClient)
 	t.Run("expired_access_token_is_refreshed", s.refresh)
 	t.Run("revoked_token_asks_again", s.revoked)
 	t.Run("state_replayed_swapped_or_forged_is_refused", s.stateChecks)
@@ -154,6 +155,28 @@ func (s perUserSetup) olderClient(t *testing.T) {
 		t.Fatalf("carol after connecting: %s", truncate(r.text, 600))
 	}
 	w.requireNoMCPTokenUpstream(t, carol)
+}
+
+// sessionClient: a client of protocol 2025-11-25 (initialize, a
+// session), even one that declares URL-mode elicitation, gets the
+// isError with the link (input_required is a 2026-07-28 result); after
+// the person opens it, the call succeeds in the same session.
+func (s perUserSetup) sessionClient(t *testing.T) {
+	addr := freeAddrs(t, 1)[0]
+	w := s.world(t, 0, addr)
+	endpoint := s.server.start(t, w, serverRun{addr: addr, key: tokenKey()})
+	bob := newCaller(t, w, "bob")
+	cs := bob.connect(t, endpoint, "2025-11-25")
+	list := toolNamed(t, cs, "list_notes")
+	first := call(t, cs, list, nil)
+	link := urlInText.FindString(first.text)
+	if !first.isError || !strings.HasPrefix(link, "http://"+addr) {
+		t.Fatalf("bob (2025-11-25): want an isError with the link, got isError=%v: %s", first.isError, truncate(first.text, 600))
+	}
+	bob.browser.visit(t, link, "")
+	if r := call(t, cs, list, nil); r.isError || r.owner() != "bob" {
+		t.Fatalf("bob (2025-11-25) after connecting: %s", truncate(r.text, 600))
+	}
 }
 
 // refresh: with 3 s access tokens, a call after they expired succeeds
