@@ -159,7 +159,7 @@ func TestCallbackRefusesBadStates(t *testing.T) {
 func TestTokensSealedAtRest(t *testing.T) {
 	rig := newAuthRig(t)
 	for _, user := range []string{"alice", "bob"} {
-		if err := rig.browser(user).connect(rig.linkFor("mcp-"+user+"-0123456789")); err != nil {
+		if err := rig.browser(user).connect(rig.linkFor("mcp-" + user + "-0123456789")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -210,7 +210,6 @@ func (rig *authRig) secretsOf(user string) []string {
 	}
 	return out
 }
-
 
 // TestRefreshBeforeExpiry: an access token that expires within a minute
 // is refreshed before the call, and the new one is used.
@@ -278,7 +277,7 @@ func TestUpstreamTokenNeverShown(t *testing.T) {
 func TestDisconnectAccount(t *testing.T) {
 	rig := newAuthRig(t)
 	for _, user := range []string{"alice", "bob"} {
-		if err := rig.browser(user).connect(rig.linkFor("mcp-"+user+"-0123456789")); err != nil {
+		if err := rig.browser(user).connect(rig.linkFor("mcp-" + user + "-0123456789")); err != nil {
 			t.Fatal(err)
 		}
 	}
