@@ -394,7 +394,7 @@ func (s *Server) HTTPHandler() http.Handler {
 		// body and batch bounds (httpguard.go).
 		inner = bodyGuard{next: inner}
 		if s.auth != nil {
-			inner = s.auth.requireAuth(inner)
+			inner = s.auth.requireAuth(s.stepUp(inner))
 		}
 		s.httpHandler = &httpGuard{origins: s.origins, next: inner}
 		if scoped := s.scopedTools(); s.auth == nil && len(scoped) > 0 {

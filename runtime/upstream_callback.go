@@ -86,7 +86,7 @@ func (s *Server) serveStart(w http.ResponseWriter, r *http.Request) {
 	us := u.schemes[rec.Scheme]
 	state, verifier, browser := randomToken(), randomToken(), randomToken()
 	st := stateRecord{Sub: rec.Sub, Scheme: rec.Scheme, Scopes: rec.Scopes, Verifier: verifier, Browser: secretDigest(browser), Exp: rec.Exp}
-	if err := u.vault.put(ctx, u.vault.key("us", state), st, time.Until(time.Unix(rec.Exp, 0))+time.Minute); err != nil {
+	if err := u.vault.put(ctx, u.vault.key("us", state), st, time.Unix(rec.Exp, 0).Sub(u.now())+time.Minute); err != nil {
 		flowPage(w, http.StatusServiceUnavailable, "This server cannot start the sign-in right now.", "Call the tool again in a few seconds.")
 		return
 	}

@@ -67,7 +67,7 @@ func (u *upstreamAuth) keepFor(st storedToken) time.Duration {
 	if st.Expires == 0 {
 		return time.Hour
 	}
-	return max(time.Until(time.Unix(st.Expires, 0)), time.Second)
+	return max(time.Unix(st.Expires, 0).Sub(u.now()), time.Second)
 }
 
 // exchangeCacheMargin: a cached exchanged token is used until this long
