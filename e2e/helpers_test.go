@@ -232,8 +232,15 @@ func startDaemon(t *testing.T, name string, ready *regexp.Regexp, bin string, ar
 // its /proc entries).
 func startProcess(t *testing.T, name string, ready *regexp.Regexp, bin string, args ...string) (string, int) {
 	t.Helper()
+	return startProcessEnv(t, name, ready, nil, bin, args...)
+}
+
+// startProcessEnv is startProcess with extra environment variables
+// (KEY=VALUE) on top of the test's own.
+func startProcessEnv(t *testing.T, name string, ready *regexp.Regexp, env []string, bin string, args ...string) (string, int) {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "GOTRACEBACK=all")
+	cmd.Env = append(append(os.Environ(), "GOTRACEBACK=all"), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, err := cmd.StdoutPipe()
 	must(t, err)

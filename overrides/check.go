@@ -47,6 +47,7 @@ func (f *File) checkShape() diag.List {
 		f.checkList(t.Output, path, &l)
 	}
 	f.checkState(&l)
+	f.checkUpstreamAuth(&l)
 	return l
 }
 

@@ -65,6 +65,42 @@ type Server struct {
 	// logged and are removed from upstream error text: exact names, or
 	// case-insensitive globs with * such as "*_pin".
 	Redact []string `yaml:"redact" json:"redact"`
+	// UpstreamAuth says, per security scheme of the spec (an oauth2 or
+	// openIdConnect entry of components.securitySchemes), whose account
+	// the server uses upstream: "service" (one token from the
+	// environment, the default), "per_user" (each caller connects their
+	// own account) or "exchange" (RFC 8693 token exchange). Keyed by
+	// scheme name.
+	UpstreamAuth map[string]*UpstreamAuth `yaml:"upstream_auth" json:"upstream_auth"`
+}
+
+// Upstream authentication modes of UpstreamAuth.Mode.
+const (
+	ModeService  = "service"
+	ModePerUser  = "per_user"
+	ModeExchange = "exchange"
+)
+
+// UpstreamAuth is the upstream authentication of one security scheme.
+type UpstreamAuth struct {
+	// Mode is "service" (default), "per_user" (OAuth 2.0 authorization
+	// code with PKCE S256; tokens stored per caller, encrypted) or
+	// "exchange" (RFC 8693: the caller's verified MCP access token is
+	// exchanged for an upstream token).
+	Mode string `yaml:"mode" json:"mode"`
+	// AuthorizationURL is the authorization endpoint (per_user); default
+	// the scheme's flows.authorizationCode.authorizationUrl.
+	AuthorizationURL string `yaml:"authorization_url" json:"authorization_url"`
+	// TokenURL is the token endpoint: for per_user default the scheme's
+	// flows.authorizationCode.tokenUrl; required for exchange.
+	TokenURL string `yaml:"token_url" json:"token_url"`
+	// Scopes are always asked (per_user), besides the scopes the called
+	// tool's operations declare for the scheme.
+	Scopes []string `yaml:"scopes" json:"scopes"`
+	// Audience is the exchange's audience parameter (optional).
+	Audience string `yaml:"audience" json:"audience"`
+	// Resource is the exchange's resource parameter, a URL (optional).
+	Resource string `yaml:"resource" json:"resource"`
 }
 
 // HandleType is one kind of handle.

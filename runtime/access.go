@@ -86,6 +86,9 @@ func (s *Server) initAccess(spec *ServerDef, opts *Options) error {
 			s.logger.Warn("INSECURE: JWTs issued for ANY audience are accepted (--auth-insecure-any-audience): a token the authorization server minted for another service works here; set --auth-audience")
 		}
 	}
+	if err := s.initUpstreamAuth(spec, opts, prefix); err != nil {
+		return err
+	}
 	s.rate = s.newRateLimiter(spec.RateLimit)
 	s.insecureNoAuth = opts.InsecureNoAuth
 	for _, h := range spec.PassHeaders {

@@ -52,6 +52,15 @@ func newCredentialSet(schemes []SecurityScheme, getenv func(string) string) (*cr
 			return nil, fmt.Errorf("security scheme %q: unsupported kind %q", s.Name, s.Kind)
 		}
 		cs.schemes[s.Name] = s
+		if s.UpstreamAuth != nil {
+			if s.Kind != Bearer {
+				return nil, fmt.Errorf("security scheme %q: per-caller tokens (mode %s) need kind %q, not %q", s.Name, s.UpstreamAuth.Mode, Bearer, s.Kind)
+			}
+			// Always available: the token is the caller's, attached per
+			// call (upstream_auth.go).
+			cs.values[s.Name] = credential{scheme: s}
+			continue
+		}
 		if s.EnvVar == "" {
 			continue
 		}
@@ -168,6 +177,14 @@ func (p *authPlan) usedNames() []string {
 func (p *authPlan) apply(req *http.Request, query *strings.Builder) {
 	for _, c := range p.creds {
 		s := c.scheme
+		switch {
+		case s.UpstreamAuth != nil:
+			// The caller's own token, never the MCP client's.
+			if tok := userToken(req.Context(), s.Name); tok != "" {
+				req.Header.Set("Authorization", "Bearer "+tok)
+			}
+			continue
+		}
 		switch s.Kind {
 		case "bearer":
 			req.Header.Set("Authorization", "Bearer "+c.value)

@@ -148,6 +148,19 @@ func newAuthenticator(o *AuthOptions, realm string, now func() time.Time) (*auth
 // verify checks a bearer token; errors wrap auth.ErrInvalidToken and say
 // why in words safe to show the client.
 func (a *authenticator) verify(ctx context.Context, token string) (*auth.TokenInfo, error) {
+	ti, err := a.verifyToken(ctx, token)
+	if ti != nil {
+		// Kept for RFC 8693 exchange (the subject token); never sent
+		// upstream as it is, never logged.
+		ti.Extra[bearerExtraKey] = token
+	}
+	return ti, err
+}
+
+// bearerExtraKey holds the verified bearer token in TokenInfo.Extra.
+const bearerExtraKey = "oa2mcp.bearer"
+
+func (a *authenticator) verifyToken(ctx context.Context, token string) (*auth.TokenInfo, error) {
 	sum := sha256.Sum256([]byte(token))
 	if c, ok := a.tokens[sum]; ok {
 		return tokenInfo(c.Subject, c.Scopes, time.Time{}, c.AllClaims()), nil

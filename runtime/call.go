@@ -36,6 +36,15 @@ type callIn struct {
 	req  *mcp.CallToolRequest
 }
 
+// bearer is the caller's verified MCP access token, "" without one.
+func (in callIn) bearer() string {
+	if in.ti == nil {
+		return ""
+	}
+	b, _ := in.ti.Extra[bearerExtraKey].(string)
+	return b
+}
+
 // toolHandler is the SDK handler of one tool.
 func (s *Server) toolHandler(bt *boundTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -199,6 +208,14 @@ func (s *Server) run(ctx context.Context, bt *boundTool, call *Call) (*mcp.CallT
 	if cerr != nil {
 		return nil, cerr
 	}
+	// The caller's own upstream accounts come before questions to the
+	// user: connecting first spares a second confirmation.
+	ctx, early := s.attachTokens(ctx, bt, call)
+	if early != nil && early.err != nil {
+		return nil, early.err
+	} else if early != nil {
+		return early.res, nil
+	}
 	if ir, cerr := s.interact(ctx, bt, call.in.req, call.Args, callArgs, call.owner); cerr != nil {
 		return nil, cerr
 	} else if ir != nil {
@@ -206,6 +223,8 @@ func (s *Server) run(ctx context.Context, bt *boundTool, call *Call) (*mcp.CallT
 	}
 	var res *mcp.CallToolResult
 	switch {
+	case bt.spec.DisconnectsAccount:
+		res, cerr = s.runDisconnect(ctx, bt, call)
 	case bt.spec.Handler != nil:
 		res, cerr = s.runHandler(ctx, bt, call, callArgs)
 	case bt.plan != nil:
@@ -214,6 +233,12 @@ func (s *Server) run(ctx context.Context, bt *boundTool, call *Call) (*mcp.CallT
 		res, cerr = s.runState(ctx, bt, call.Args, callArgs, call.owner)
 	default:
 		res, cerr = s.runOperation(ctx, bt, callArgs, call.rec)
+	}
+	if tokens := callTokens(ctx); len(tokens) > 0 {
+		if cerr != nil && cerr.status == http.StatusUnauthorized {
+			return s.tokenRefused(ctx, bt, call, tokens)
+		}
+		res, cerr = withoutUserTokens(res, cerr, tokens)
 	}
 	if cerr != nil {
 		return nil, cerr

@@ -232,8 +232,9 @@ func newLogger(cfg *mainConfig, stderr io.Writer) (*slog.Logger, error) {
 	return nil, fmt.Errorf("invalid --log-format %q: use text or json", cfg.logFormat)
 }
 
-// httpMux routes /mcp, /healthz, /metrics (with metrics) and the OAuth
-// protected-resource metadata (with an authorization server).
+// httpMux routes /mcp, /healthz, /metrics (with metrics), the OAuth
+// protected-resource metadata (with an authorization server) and the
+// account connection endpoints (with per_user schemes).
 func httpMux(srv *Server) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.HTTPHandler())
@@ -249,6 +250,12 @@ func httpMux(srv *Server) *http.ServeMux {
 	})
 	if h := srv.metrics.Handler(); h != nil {
 		mux.Handle("/metrics", h)
+	}
+	if h := srv.UpstreamAuthHandler(); h != nil {
+		// Outside /mcp authentication: the browser has no MCP token; the
+		// flow's state authenticates it.
+		mux.Handle(startPath, h)
+		mux.Handle(callbackPath, h)
 	}
 	if h := srv.ProtectedResourceHandler(); h != nil {
 		mux.Handle(wellKnownResource, h)

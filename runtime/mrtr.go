@@ -310,16 +310,22 @@ func (s *Server) inputRequired(bt *boundTool, raw, args map[string]any, need int
 	if len(required) > 0 {
 		schema["required"] = required
 	}
-	var nonce [16]byte
-	rand.Read(nonce[:])
-	st := requestStateV1{Tool: bt.spec.Name, Args: argsDigest(raw), Caller: owner,
-		Exp: s.now().Add(stateTTL).Unix(), Nonce: base64.RawURLEncoding.EncodeToString(nonce[:])}
+	st := s.newRequestState(bt, raw, owner)
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{inputKey: &mcp.ElicitParams{
 			Mode: "form", Message: strings.Join(msg, " "), RequestedSchema: schema,
 		}},
 		RequestState: s.signer.sign(st),
 	}
+}
+
+// newRequestState binds a fresh requestState to the tool, the arguments
+// as sent and the caller, for stateTTL.
+func (s *Server) newRequestState(bt *boundTool, raw map[string]any, owner string) requestStateV1 {
+	var nonce [16]byte
+	rand.Read(nonce[:])
+	return requestStateV1{Tool: bt.spec.Name, Args: argsDigest(raw), Caller: owner,
+		Exp: s.now().Add(stateTTL).Unix(), Nonce: base64.RawURLEncoding.EncodeToString(nonce[:])}
 }
 
 // newStateKey decodes a configured key (hex, base64 or text of at least

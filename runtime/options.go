@@ -92,6 +92,11 @@ type Options struct {
 	// Now is the clock of handle expiry, request states and rate limits;
 	// default time.Now. Tests set it.
 	Now func() time.Time
+	// UpstreamTokens, when set, supplies callers' tokens of per_user and
+	// exchange schemes instead of the built-in flows and token store
+	// (an application that keeps users' tokens itself; the call-case
+	// driver). $PREFIX_TOKEN_KEY and $PREFIX_PUBLIC_URL are then not read.
+	UpstreamTokens UpstreamTokenFunc
 }
 
 const defaultTimeout = 10 * time.Second

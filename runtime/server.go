@@ -60,6 +60,7 @@ type Server struct {
 	handles     *handleManager
 	signer      *stateSigner
 	auth        *authenticator // nil: the HTTP transport is open
+	upstream    *upstreamAuth  // nil: no per_user or exchange scheme
 	rate        *rateLimiter   // server-wide per-caller limit; nil: none
 	passHeaders []string
 	stdioClaims map[string]string // $PREFIX_STDIO_CALLER, for stdio only
@@ -116,6 +117,9 @@ type boundTool struct {
 	claims []string
 	// middleware wraps the tool's calls, outermost first.
 	middleware []func(CallFunc) CallFunc
+	// userNeeds are the per_user and exchange schemes the tool's
+	// operations authenticate with, and the scopes to ask for each.
+	userNeeds userNeeds
 }
 
 // NewServer compiles spec and registers its tools. Errors name what is
@@ -281,7 +285,7 @@ func (s *Server) bindTool(ts *Tool, eager bool) (*boundTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if op == nil && p == nil && upd == nil && ts.Handler == nil && s.handles.stateInput(ts) == "" {
+	if op == nil && p == nil && upd == nil && ts.Handler == nil && !ts.DisconnectsAccount && s.handles.stateInput(ts) == "" {
 		return nil, fmt.Errorf("tool %s has no operation, steps or actions", ts.Name)
 	}
 	bt := &boundTool{spec: ts, op: op, plan: p, update: upd,
@@ -298,6 +302,9 @@ func (s *Server) bindTool(ts *Tool, eager bool) (*boundTool, error) {
 		}
 	}
 	if err := s.bindAccess(bt); err != nil {
+		return nil, err
+	}
+	if err := s.bindUpstreamAuth(bt); err != nil {
 		return nil, err
 	}
 	if eager {
@@ -387,7 +394,7 @@ func (s *Server) HTTPHandler() http.Handler {
 		// body and batch bounds (httpguard.go).
 		inner = bodyGuard{next: inner}
 		if s.auth != nil {
-			inner = s.auth.requireAuth(inner)
+			inner = s.auth.requireAuth(s.stepUp(inner))
 		}
 		s.httpHandler = &httpGuard{origins: s.origins, next: inner}
 		if scoped := s.scopedTools(); s.auth == nil && len(scoped) > 0 {

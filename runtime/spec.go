@@ -153,6 +153,46 @@ type SecurityScheme struct {
 	PasswordEnv string
 	// Description is the scheme's description, for documentation.
 	Description string
+	// UpstreamAuth, when set, makes a Bearer scheme's token one per caller
+	// (per_user or exchange mode) instead of the one in EnvVar, which is
+	// then empty.
+	UpstreamAuth *UpstreamAuth
+}
+
+// Upstream credential modes of UpstreamAuth.Mode. Service (no
+// UpstreamAuth) reads one credential from the environment.
+const (
+	ModeService  = "service"
+	ModePerUser  = "per_user"
+	ModeExchange = "exchange"
+)
+
+// UpstreamAuth says how a caller's own upstream token is obtained.
+type UpstreamAuth struct {
+	// Mode is ModePerUser (OAuth 2.0 authorization code with PKCE, the
+	// caller connects their account) or ModeExchange (RFC 8693: the
+	// caller's verified MCP access token is exchanged).
+	Mode string
+	// AuthorizationURL is the authorization endpoint (per_user).
+	AuthorizationURL string
+	// TokenURL is the token endpoint (both modes).
+	TokenURL string
+	// Scopes are always asked (per_user), besides the scopes the called
+	// operations declare for the scheme; sorted.
+	Scopes []string
+	// Audience and Resource are sent with a token exchange when set.
+	Audience string
+	Resource string
+	// ClientIDEnv and ClientSecretEnv name the environment variables of
+	// the OAuth client registered at the authorization server.
+	ClientIDEnv     string
+	ClientSecretEnv string
+}
+
+// SchemeScopes are the OAuth scopes an operation declares for one scheme.
+type SchemeScopes struct {
+	Scheme string
+	Scopes []string
 }
 
 // Tool describes one MCP tool and how a call maps onto the upstream.
@@ -216,6 +256,10 @@ type Tool struct {
 	Scopes []string
 	// RateLimit replaces ServerDef.RateLimit for this tool.
 	RateLimit *RateLimit
+	// DisconnectsAccount makes the built-in tool that deletes the caller's
+	// stored per_user upstream tokens (input "scheme": one scheme, or all
+	// when absent). It makes no upstream call.
+	DisconnectsAccount bool
 
 	// Handler, when set, makes a hand-written tool: it runs instead of an
 	// upstream call, after the same validation, access checks, limits and
@@ -238,6 +282,10 @@ type Operation struct {
 	// Security lists alternative requirements (any one suffices), each a
 	// set of scheme names that must all be applied. Nil or empty: no auth.
 	Security [][]string
+	// SecurityScopes are the scopes the requirements declare per scheme
+	// (the union over alternatives), sorted by Scheme; a per_user scheme
+	// asks them when the caller connects.
+	SecurityScopes []SchemeScopes
 	// Retry overrides automatic retries: "" retries idempotent methods
 	// (GET, HEAD, PUT, DELETE, OPTIONS) and calls with an idempotency key,
 	// "always" retries any method, "never" disables retries.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs, idempotently:
 #   - Go modules (from the module proxy through go.mod), ahead of the tests;
+#   - the OAuth fixture (authserver, notesapi) into .cache/bin;
 #   - Node 22 and the external MCP clients the e2e tests drive (the
 #     official conformance suite and the MCP Inspector CLI), from the npm
 #     registry into .cache/node (git-ignored); see scripts/lib-node.sh and
@@ -11,6 +12,12 @@ cd "$(dirname "$0")/.."
 
 echo "go: downloading modules of go.mod"
 go mod download
+
+# The OAuth fixture of the per-user credential tests: a real authorization
+# server (zitadel/oidc's example provider) and a real notes API, a module
+# of their own (e2e/oauthfixture, outside go.work) built into .cache/bin.
+echo "oauth fixture: building authserver and notesapi into .cache/bin"
+(cd e2e/oauthfixture && GOWORK=off go build -o ../../.cache/bin/ ./cmd/authserver ./cmd/notesapi)
 
 # shellcheck source=scripts/lib-node.sh
 source scripts/lib-node.sh

@@ -26,10 +26,12 @@ scripts/fetch-corpus.sh --verify "${OA2MCP_CORPUS:-../shared/corpus}"
 
 echo "== go vet"
 go vet -tags e2e "${PKGS[@]}"
+(cd e2e/oauthfixture && GOWORK=off go vet ./...)
 
 echo "== drift check of the committed examples"
 go run ./cmd/oa2mcp generate -c examples/petstore/oa2mcp.yaml --check
 go run ./cmd/oa2mcp generate -c examples/aftersales/oa2mcp.yaml --check
+go run ./cmd/oa2mcp generate -c examples/notes/oa2mcp.yaml --check
 
 echo "== go test"
 go test -count=1 -tags e2e -timeout 60m "${PKGS[@]}"

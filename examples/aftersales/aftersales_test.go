@@ -533,10 +533,18 @@ func TestAuthRejections(t *testing.T) {
 			t.Errorf("%s: WWW-Authenticate %q lacks %q", c.name, ch, c.wantChallenge)
 		}
 	}
-	// Tool level: a read-only token cannot cancel or create.
+	// Tool level: a read-only token cannot cancel or create. A
+	// 2026-07-28 client (Mcp-Name header) is challenged to step up (403
+	// insufficient_scope: this server names its issuer); an older one
+	// gets the tool error.
 	ro := connectHTTP(t, url, tokenReadOnly, "2026-07-28", &elicitor{action: "accept"}, true)
 	h := callTool(t, ro, "aftersales_query_ticket", map[string]any{"ticket_id": "T-2026-1001"}).str("ticket_handle")
-	mustFail(t, callTool(t, ro, "aftersales_cancel_ticket", map[string]any{"ticket": h, "reason": "plans changed"}), "scope", "needs the scope tickets:write")
+	if _, err := tryCall(ro, "aftersales_cancel_ticket", map[string]any{"ticket": h, "reason": "plans changed"}); err == nil || !strings.Contains(err.Error(), "Forbidden") {
+		t.Errorf("a modern client without the scope: %v, want a 403 step-up challenge", err)
+	}
+	old := connectHTTP(t, url, tokenReadOnly, "2025-11-25", nil, true)
+	h = callTool(t, old, "aftersales_query_ticket", map[string]any{"ticket_id": "T-2026-1001"}).str("ticket_handle")
+	mustFail(t, callTool(t, old, "aftersales_cancel_ticket", map[string]any{"ticket": h, "reason": "plans changed"}), "scope", "needs the scope tickets:write")
 	// Data level: customer_id comes from the token, never from the model.
 	c2 := connectHTTP(t, url, "file-token-0123456789", "2026-07-28", nil, true)
 	list := callTool(t, c2, "aftersales_list_tickets", map[string]any{})

@@ -46,7 +46,9 @@ type docData struct {
 	StdioCallerExample string
 }
 
-type docCredential struct{ Env, Meaning string }
+// docCredential is one variable of the README and the package doc; Short
+// is the package doc's text when it differs.
+type docCredential struct{ Env, Meaning, Short string }
 
 // stdioCallerExample is the $PREFIX_STDIO_CALLER setting naming every
 // claim besides sub the tools bind; "" when they bind only sub or
@@ -96,15 +98,17 @@ func newDocData(srv *ir.Server) *docData {
 	}
 	for _, s := range srv.Security {
 		switch {
+		case s.UpstreamAuth != nil:
 		case s.Kind == runtime.Basic:
-			d.Credentials = append(d.Credentials, docCredential{s.EnvVar, fmt.Sprintf("user name for HTTP basic auth (scheme %s)", s.Name)},
-				docCredential{s.PasswordEnv, fmt.Sprintf("password for HTTP basic auth (scheme %s)", s.Name)})
+			d.Credentials = append(d.Credentials, docCredential{Env: s.EnvVar, Meaning: fmt.Sprintf("user name for HTTP basic auth (scheme %s)", s.Name)},
+				docCredential{Env: s.PasswordEnv, Meaning: fmt.Sprintf("password for HTTP basic auth (scheme %s)", s.Name)})
 		case s.Kind == runtime.Bearer:
-			d.Credentials = append(d.Credentials, docCredential{s.EnvVar, fmt.Sprintf("bearer token (scheme %s)", s.Name)})
+			d.Credentials = append(d.Credentials, docCredential{Env: s.EnvVar, Meaning: fmt.Sprintf("bearer token (scheme %s)", s.Name)})
 		default:
-			d.Credentials = append(d.Credentials, docCredential{s.EnvVar, fmt.Sprintf("API key sent in the %s %s `%s` (scheme %s)", s.In, paramWord(s.In), s.ParamName, s.Name)})
+			d.Credentials = append(d.Credentials, docCredential{Env: s.EnvVar, Meaning: fmt.Sprintf("API key sent in the %s %s `%s` (scheme %s)", s.In, paramWord(s.In), s.ParamName, s.Name)})
 		}
 	}
+	d.Credentials = append(d.Credentials, upstreamAuthDocs(srv)...)
 	env := map[string]any{d.BaseURLEnv: "${" + d.BaseURLEnv + ":-" + srv.DefaultBaseURL + "}"}
 	plainEnv := map[string]any{d.BaseURLEnv: d.ExampleBaseURL}
 	for _, c := range d.Credentials {

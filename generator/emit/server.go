@@ -159,10 +159,16 @@ func packageDoc(srv *ir.Server) string {
 	b.WriteString("Environment:\n\n")
 	fmt.Fprintf(&b, "\t%s_BASE_URL\tupstream base URL (default %q)\n", srv.EnvPrefix, srv.DefaultBaseURL)
 	for _, s := range srv.Security {
+		if s.UpstreamAuth != nil {
+			continue
+		}
 		fmt.Fprintf(&b, "\t%s\t%s credential for scheme %q\n", s.EnvVar, s.Kind, s.Name)
 		if s.PasswordEnv != "" {
 			fmt.Fprintf(&b, "\t%s\tpassword for scheme %q\n", s.PasswordEnv, s.Name)
 		}
+	}
+	for _, c := range upstreamAuthDocs(srv) {
+		fmt.Fprintf(&b, "\t%s\t%s\n", c.Env, c.Short)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

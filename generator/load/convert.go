@@ -2,6 +2,7 @@ package load
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,6 +43,7 @@ func (l *loader) convert(t *openapi3.T) *Document {
 	}
 	if t.Security != nil {
 		d.Security = securityRequirements(t.Security)
+		d.SecurityScopes = securityScopes(t.Security)
 	}
 	sc := newSchemaConverter(d)
 	d.Operations = l.operations(t, sc)
@@ -91,7 +93,7 @@ func (l *loader) servers(servers openapi3.Servers) []string {
 }
 
 func securityScheme(name string, s *openapi3.SecurityScheme) *SecurityScheme {
-	return &SecurityScheme{
+	out := &SecurityScheme{
 		Name:        name,
 		Type:        s.Type,
 		Scheme:      strings.ToLower(s.Scheme),
@@ -99,6 +101,33 @@ func securityScheme(name string, s *openapi3.SecurityScheme) *SecurityScheme {
 		ParamName:   s.Name,
 		Description: s.Description,
 	}
+	if s.Flows != nil && s.Flows.AuthorizationCode != nil {
+		out.AuthorizationURL = s.Flows.AuthorizationCode.AuthorizationURL
+		out.TokenURL = s.Flows.AuthorizationCode.TokenURL
+	}
+	return out
+}
+
+// securityScopes collects the scopes each scheme is required with, over
+// all alternatives, sorted and without duplicates; nil when none.
+func securityScopes(reqs openapi3.SecurityRequirements) map[string][]string {
+	var out map[string][]string
+	for _, r := range reqs {
+		for name, scopes := range r {
+			for _, sc := range scopes {
+				if out == nil {
+					out = map[string][]string{}
+				}
+				if !slices.Contains(out[name], sc) {
+					out[name] = append(out[name], sc)
+				}
+			}
+		}
+	}
+	for _, v := range out {
+		sort.Strings(v)
+	}
+	return out
 }
 
 // securityRequirements converts alternatives of scheme sets, each set

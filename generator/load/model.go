@@ -33,6 +33,8 @@ type Document struct {
 	// Security is the document-level requirement: alternatives (OR) of
 	// scheme-name sets (AND). Nil means none declared.
 	Security [][]string
+	// SecurityScopes are the scopes Security declares per scheme.
+	SecurityScopes map[string][]string
 	// Schemas holds every named schema that some node refers to through
 	// Schema.Ref. Names are unique; they come from the last segment of the
 	// original $ref and are deduplicated with numeric suffixes.
@@ -73,6 +75,10 @@ type Operation struct {
 	// Security is the operation's requirement; nil inherits the document's,
 	// an empty non-nil slice means "no auth".
 	Security [][]string
+	// SecurityScopes are the scopes Security declares per scheme (the
+	// union over alternatives, sorted); with Security nil, the document's
+	// apply.
+	SecurityScopes map[string][]string
 	// Pos locates the operation in the spec for error messages.
 	Pos Position
 	// Extensions holds x-oa2mcp-* extensions without the prefix.
@@ -145,6 +151,10 @@ type SecurityScheme struct {
 	In          string // for apiKey: "header", "query", "cookie"
 	ParamName   string // for apiKey: the header, query or cookie name
 	Description string
+	// AuthorizationURL and TokenURL are the oauth2 scheme's authorization
+	// code flow endpoints, when it declares that flow.
+	AuthorizationURL string
+	TokenURL         string
 }
 
 // Schema is a JSON Schema 2020-12 node. A node with Ref set is only a

@@ -84,6 +84,7 @@ func (l *loader) operation(raw string, po pathOp, item *openapi3.PathItem, itemA
 	opAt := l.opPos(o, po, itemAt)
 	if op.Security != nil {
 		o.Security = securityRequirements(*op.Security)
+		o.SecurityScopes = securityScopes(*op.Security)
 	}
 	o.Parameters = l.parameters(o, paramList{item.Parameters, itemAt.child("parameters")}, paramList{op.Parameters, opAt.child("parameters")}, sc)
 	if op.RequestBody != nil && op.RequestBody.Value != nil {

@@ -51,6 +51,7 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 	ov := cfg.Overrides
 	srv := serverInfo(doc, cfg)
 	schemes := securitySchemes(doc, srv.EnvPrefix)
+	applyUpstreamAuth(doc, ov, schemes, srv.EnvPrefix, &problems)
 	for _, s := range schemes {
 		srv.Security = append(srv.Security, s)
 	}
@@ -73,6 +74,11 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 		srv.Discovery = discovery(infos, used, srv.Tools, toolPrefix(cfg), &problems)
 	} else if keepUnused(ov) {
 		srv.Tools = append(srv.Tools, defaultTools(infos, used, srv.Tools, toolPrefix(cfg), &problems)...)
+	}
+	if ov != nil {
+		if t := disconnectTool(srv, srv.Tools, toolPrefix(cfg), ov.Pos("server.upstream_auth"), &problems); t != nil {
+			srv.Tools = append(srv.Tools, *t)
+		}
 	}
 	sort.Slice(srv.Tools, func(i, j int) bool { return srv.Tools[i].Name < srv.Tools[j].Name })
 	assignGoNames(srv.Tools)
@@ -318,9 +324,9 @@ type opInfo struct {
 
 // analyzeOp maps an operation's parameters and body onto input properties.
 func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.SecurityScheme, text textCache) *opInfo {
-	security := op.Security
+	security, declared := op.Security, op.SecurityScopes
 	if security == nil {
-		security = doc.Security
+		security, declared = doc.Security, doc.SecurityScopes
 	}
 	security = supportedSecurity(security, schemes)
 	in := newInputBuilder(doc, text)
@@ -328,7 +334,8 @@ func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.Sec
 	body := in.body(op.RequestBody)
 	return &opInfo{
 		op: op, in: in, defs: in.w.finishDefs(), required: stringSet(in.required),
-		call: ir.Operation{OperationID: op.ID, Method: op.Method, Path: op.Path, Params: params, Body: body, Security: security},
+		call: ir.Operation{OperationID: op.ID, Method: op.Method, Path: op.Path, Params: params, Body: body, Security: security,
+			SecurityScopes: perUserScopes(declared, security, schemes)},
 	}
 }
 

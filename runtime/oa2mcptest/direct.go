@@ -34,7 +34,8 @@ func checkDirect(ctx context.Context, s Suite, order []string, byTool map[string
 	d.upstream = NewUpstream(s.Def, s.Responses)
 	srv, err := runtime.NewServer(s.Def, runtime.Options{
 		BaseURL: "http://upstream.in-process", Upstream: d.upstream, Timeout: opts.Timeout, Now: d.clock.now,
-		Getenv: func(k string) string { return s.Credentials[k] },
+		Getenv:         func(k string) string { return s.Credentials[k] },
+		UpstreamTokens: TestUpstreamTokens,
 	})
 	if err != nil {
 		return []Failure{{Problem: "NewServer: " + err.Error()}}

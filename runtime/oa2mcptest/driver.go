@@ -355,6 +355,9 @@ func (r *toolRun) start(ctx context.Context, opts Options) (func(), error) {
 		Timeout: opts.Timeout,
 		Getenv:  func(k string) string { return r.suite.Credentials[k] },
 		Auth:    &runtime.AuthOptions{Tokens: r.tokens},
+		// Callers' own upstream accounts (per_user, exchange) are taken
+		// as connected: the cases test the tools, not the sign-in.
+		UpstreamTokens: TestUpstreamTokens,
 	}
 	upClient, upURL := r.serve(r.upstream, opts.Transport, &closers)
 	sopts.BaseURL, sopts.HTTPClient = upURL, upClient
@@ -586,3 +589,13 @@ func text(res *mcp.CallToolResult) string {
 
 // tokenOf is the bearer token of a test caller.
 func tokenOf(caller string) string { return "oa2mcp-test-token-" + caller + "-0123456789" }
+
+// TestUpstreamTokens gives every identified caller a connected upstream
+// account of every per_user and exchange scheme: a token naming the
+// scheme and the caller.
+func TestUpstreamTokens(_ context.Context, scheme string, caller map[string]string) (string, error) {
+	if caller["sub"] == "" {
+		return "", nil
+	}
+	return "oa2mcp-test-upstream-" + scheme + "-" + caller["sub"], nil
+}
