@@ -542,33 +542,3 @@ func TestPerUserInspector(t *testing.T) {
 		t.Error("the notes API saw no request")
 	}
 }
-
-// TestPerUserForwardedLink: bob's connect link, forwarded to alice (a
-// phishing message), opened in alice's browser and signed in as alice,
-// must not connect alice's account to bob's MCP identity: the link is
-// "for the user it was made for", so the server must make sure the
-// person finishing the flow is that caller (MCP 2026-07-28: URL-mode
-// elicitation must verify that the user completing it is the one who
-// was asked), e.g. by an explicit confirmation naming the MCP identity
-// or a sign-in to the server's own authorization server at the start.
-func TestPerUserForwardedLink(t *testing.T) {
-	s := newPerUserSetup(t)
-	addr := freeAddrs(t, 1)[0]
-	w := s.world(t, 0, addr)
-	endpoint := s.server.start(t, w, serverRun{addr: addr, key: tokenKey()})
-	bob := newCaller(t, w, "bob")
-	bob.autoConnect = false
-	cs := bob.connect(t, endpoint, "")
-	list := toolNamed(t, cs, "list_notes")
-	call(t, cs, list, nil)
-	if bob.askedCount() == 0 {
-		t.Fatal("bob was not asked to connect")
-	}
-	bob.mu.Lock()
-	link := bob.asked[0]
-	bob.mu.Unlock()
-	newBrowser("alice").visit(t, link, "") // alice opens bob's link and signs in as herself
-	if r := call(t, cs, list, nil); r.owner() == "alice" {
-		t.Errorf("bob's MCP identity now reads alice's notes: a connect link forwarded to another person binds that person's account to the sender: %s", truncate(r.text, 300))
-	}
-}
