@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Checks of the state, people-in-the-loop and access settings (handles,
@@ -285,7 +285,7 @@ func (f *File) checkHandleRef(typ, p string, l *diag.List) {
 	}
 	names := sortedNames(f.Handles)
 	fix := "declare it under handles:"
-	if s := runtime.Suggest(typ, names); s != "" {
+	if s := oa2mcpimpl.Suggest(typ, names); s != "" {
 		fix = "did you mean " + s + "?"
 	} else if len(names) > 0 {
 		fix = "use one of: " + strings.Join(names, ", ")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
 // Wiring of the state and access features into a Server: configuration
@@ -174,12 +175,12 @@ func (s *Server) bindAccess(bt *boundTool) error {
 		bt.confirm = &e
 	}
 	for _, a := range ts.Asks {
-		n, err := compileSchema(a.Schema)
+		n, err := jsonschema.CompileNode(a.Schema)
 		if err != nil {
 			return fmt.Errorf("ask %s: %w", a.Arg, err)
 		}
 		if bt.askSchemas == nil {
-			bt.askSchemas = map[string]*schemaNode{}
+			bt.askSchemas = map[string]*jsonschema.Node{}
 		}
 		bt.askSchemas[a.Arg] = n
 	}

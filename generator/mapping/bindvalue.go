@@ -7,7 +7,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Structured bindings: a map or list in step args: that holds ${...}
@@ -127,7 +127,7 @@ func (tb *taskBuilder) objectBinding(in *taskInput, info *opInfo, s *overrides.S
 		// says nothing of others most likely has a typo here.
 		if !known && (closed || len(props) > 0 && target["additionalProperties"] == nil) {
 			fix := choices("use one of", sortedKeys(props), "remove it")
-			if sug := runtime.Suggest(key, sortedKeys(props)); sug != "" {
+			if sug := oa2mcpimpl.Suggest(key, sortedKeys(props)); sug != "" {
 				fix = "did you mean " + sug + "?"
 			}
 			tb.problems.Errorf(tb.ov.Pos(kp), fix, "%s.%s has no field %q", s.Operation, t.label, key)

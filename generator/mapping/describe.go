@@ -6,6 +6,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Description limits keep tools/list small: the model reads every byte of
@@ -98,11 +99,11 @@ func synthDescription(name string, s *load.Schema, w *schemaWriter) string {
 	if words == "" {
 		words = name
 	}
-	desc := fmt.Sprintf("The %s, as %s.", words, runtime.WithArticle(typeSummary(s, w)))
+	desc := fmt.Sprintf("The %s, as %s.", words, oa2mcpimpl.WithArticle(typeSummary(s, w)))
 	if values := itemEnum(s, w); values != "" {
 		// One sentence, so that the values survive when compression keeps
 		// only the first sentence and drops the items' enum.
-		return fmt.Sprintf("The %s, as %s, each one of: %s.", words, runtime.WithArticle(typeSummary(s, w)), values)
+		return fmt.Sprintf("The %s, as %s, each one of: %s.", words, oa2mcpimpl.WithArticle(typeSummary(s, w)), values)
 	}
 	if r := w.resolve(s); r != nil {
 		if f := formatHint(r.Format); f != "" {
@@ -131,7 +132,7 @@ func itemEnum(s *load.Schema, w *schemaWriter) string {
 
 // synthDescriptionText describes a property known only by name and type.
 func synthDescriptionText(name, typ string) string {
-	return fmt.Sprintf("The %s, as %s.", strings.ToLower(humanize(SnakeCase(name))), runtime.WithArticle(typ))
+	return fmt.Sprintf("The %s, as %s.", strings.ToLower(humanize(SnakeCase(name))), oa2mcpimpl.WithArticle(typ))
 }
 
 // formatHint explains common formats with an example value.
@@ -204,7 +205,7 @@ func derivedPurpose(op *load.Operation) string {
 	// appointment by its id", not "delete appointments by its id".
 	item := resource
 	if one {
-		item = runtime.WithArticle(singular(resource))
+		item = oa2mcpimpl.WithArticle(singular(resource))
 	}
 	switch op.Method {
 	case "GET":
@@ -363,14 +364,14 @@ func shapeWords(s *load.Schema, w *schemaWriter) string {
 		names = r.PropertyOrder // with additionalProperties, say
 	}
 	if len(names) == 0 {
-		return runtime.WithArticle(typeSummary(s, w))
+		return oa2mcpimpl.WithArticle(typeSummary(s, w))
 	}
 	more := ""
 	if len(names) > maxListedFields {
 		more = fmt.Sprintf(" and %d more", len(names)-maxListedFields)
 		names = names[:maxListedFields]
 	}
-	return runtime.WithArticle(typeSummary(s, w)) + " with fields " + strings.Join(names, ", ") + more
+	return oa2mcpimpl.WithArticle(typeSummary(s, w)) + " with fields " + strings.Join(names, ", ") + more
 }
 
 // effectSentence says what a call changes, from the method's semantics:

@@ -7,7 +7,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Result paths of the override file (output.pick, output.list.path and
@@ -57,7 +57,7 @@ func (tb *taskBuilder) checkTotal(w *schemaWriter, base *load.Schema, total, at 
 	}
 	s := tb.walkPath(w, base, total, at, "the total count")
 	if r := w.resolve(s); r != nil && r.Type != "" && r.Type != "integer" && r.Type != "number" {
-		tb.problems.Errorf(tb.ov.Pos(at), "point total at the number of items in all", "output.list.total %q is %s, not a number", total, runtime.WithArticle(r.Type))
+		tb.problems.Errorf(tb.ov.Pos(at), "point total at the number of items in all", "output.list.total %q is %s, not a number", total, oa2mcpimpl.WithArticle(r.Type))
 	}
 }
 
@@ -163,7 +163,7 @@ func where(walked []string) string {
 
 // fieldsFix suggests the closest field, or lists the fields.
 func fieldsFix(name string, names []string) string {
-	if s := runtime.Suggest(name, names); s != "" {
+	if s := oa2mcpimpl.Suggest(name, names); s != "" {
 		return "did you mean " + s + "?"
 	}
 	if len(names) > 12 {

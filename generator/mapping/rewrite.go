@@ -9,7 +9,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // rewriteInputs applies an input: section (a tool's, or one action's,
@@ -37,7 +37,7 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, fields map[st
 			if len(in.props) > 0 {
 				fix = "declare it with type: to add it, or use one of: " + strings.Join(sortedKeys(in.props), ", ")
 			}
-			if s := runtime.Suggest(name, sortedKeys(in.props)); s != "" {
+			if s := oa2mcpimpl.Suggest(name, sortedKeys(in.props)); s != "" {
 				fix = "did you mean " + s + "?"
 			}
 			tb.problems.Errorf(tb.ov.Pos(fp), fix, "tool %q has no input %q", toolName, name)
@@ -170,7 +170,7 @@ func (tb *taskBuilder) narrow(in *taskInput, name string, wanted []string, at st
 		tb.problems.Errorf(tb.ov.Pos(at), "remove variants:, or put it on an input whose schema is a oneOf or anyOf", "input %q is not a union of variants", name)
 	case len(unknown) > 0:
 		fix := "name variants by schema name, title or tag value: " + strings.Join(known, ", ")
-		if sug := runtime.Suggest(unknown[0], known); sug != "" {
+		if sug := oa2mcpimpl.Suggest(unknown[0], known); sug != "" {
 			fix = "did you mean " + sug + "?"
 		}
 		tb.problems.Errorf(tb.ov.Pos(at), fix, "input %q has no variant %s", name, joinList(quoted(unknown)))

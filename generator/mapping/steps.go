@@ -9,7 +9,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // stepScope tracks the steps declared so far in one step list, so a
@@ -60,7 +60,7 @@ func (tb *taskBuilder) binding(in *taskInput, info *opInfo, s *overrides.Step, a
 	argSchema, _ := rawSchema.(map[string]any)
 	if !ok {
 		fix := choices("bind one of", sortedKeys(info.in.props), "the operation takes no inputs: remove this argument")
-		if sug := runtime.Suggest(arg, sortedKeys(info.in.props)); sug != "" {
+		if sug := oa2mcpimpl.Suggest(arg, sortedKeys(info.in.props)); sug != "" {
 			fix = "did you mean " + sug + "?"
 		}
 		tb.problems.Errorf(tb.ov.Pos(pos), fix, "operation %s has no input %q", s.Operation, arg)

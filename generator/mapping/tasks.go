@@ -10,7 +10,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // taskBuilder turns the override file's tools into IR tools.
@@ -67,7 +67,7 @@ func (tb *taskBuilder) lookup(ref, path string) *opInfo {
 	}
 	sort.Strings(keys)
 	fix := "use an operationId of the spec (or \"METHOD /path\") that select keeps"
-	if s := runtime.Suggest(ref, keys); s != "" {
+	if s := oa2mcpimpl.Suggest(ref, keys); s != "" {
 		fix = "did you mean " + s + "?"
 	}
 	tb.problems.Errorf(tb.ov.Pos(path), fix, "unknown operation %q", ref)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // unit is one shaped result of a tool as the file wrote it: the tool's,
@@ -89,13 +89,13 @@ func (h *harness) normalArgs(tool, action string) (map[string]any, bool) {
 		if c.Tool != tool || c.Name != name || c.WantError {
 			continue
 		}
-		v, err := runtime.DecodeJSON(c.Args)
+		v, err := oa2mcpimpl.DecodeJSON(c.Args)
 		args, _ := v.(map[string]any)
 		if err != nil || args == nil {
 			return nil, false
 		}
 		if c.Answers != "" {
-			a, _ := runtime.DecodeJSON(c.Answers)
+			a, _ := oa2mcpimpl.DecodeJSON(c.Answers)
 			answers, _ := a.(map[string]any)
 			for k, x := range answers {
 				args[k] = x
@@ -219,7 +219,7 @@ func (h *harness) checkWire(tool *ir.Tool, tp *toolPlan, args map[string]any, re
 		}
 		seen = append(seen, pathValues(r)...)
 		if len(r.body) > 0 {
-			if v, err := runtime.DecodeJSON(string(r.body)); err == nil {
+			if v, err := oa2mcpimpl.DecodeJSON(string(r.body)); err == nil {
 				m := map[string]bool{}
 				leaves(v, m)
 				seen = append(seen, sortedKeys(m)...)
@@ -231,7 +231,7 @@ func (h *harness) checkWire(tool *ir.Tool, tp *toolPlan, args map[string]any, re
 			}
 		}
 		if m := map[string]bool{}; r.resp != "" {
-			if v, err := runtime.DecodeJSON(r.resp); err == nil {
+			if v, err := oa2mcpimpl.DecodeJSON(r.resp); err == nil {
 				leaves(v, m)
 				for k := range m {
 					allowed[k] = true
@@ -311,7 +311,7 @@ func (h *harness) checkPicks(tool *ir.Tool, u unit, res *mcp.CallToolResult, req
 	var body any
 	for _, r := range reqs {
 		if r.op != nil && r.op.Key() == u.src.key && r.resp != "" {
-			body, _ = runtime.DecodeJSON(r.resp)
+			body, _ = oa2mcpimpl.DecodeJSON(r.resp)
 		}
 	}
 	got := structured(res)
@@ -344,7 +344,7 @@ func (h *harness) checkSchema(tool *ir.Tool, u unit, res *mcp.CallToolResult, st
 			continue
 		}
 		st.checks++
-		s, err := runtime.CompileSchema(text)
+		s, err := oa2mcpimpl.CompileSchema(text)
 		if err != nil {
 			out = append(out, failure{"the output schema compiles", err.Error()})
 			continue
@@ -419,7 +419,7 @@ func (h *harness) checkPaging(tool *ir.Tool, u unit, args map[string]any, st *st
 			return []failure{{"a page input has the lower bound of its kind", fmt.Sprintf("tool %s: %s is %v", tool.Name, l.pageInput, p)}}
 		}
 	}
-	base, _ := runtime.DecodeJSON(h.ir.UpstreamResponses[l.opKey].Body)
+	base, _ := oa2mcpimpl.DecodeJSON(h.ir.UpstreamResponses[l.opKey].Body)
 	var item any = map[string]any{}
 	if list, ok := lookupList(base, l.rel); ok && len(list) > 0 {
 		item = list[0]

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Limits on drafted text: descriptions are read by the model on every
@@ -57,7 +57,7 @@ func (d *draft) description(c *candidate) string {
 			"Use it when the user asks about "+plural(noun)+"; the action input says how to look them up.")
 	default:
 		parts = append(parts, writePurpose(c.ops, noun), d.tagSentence(c.cluster),
-			"Use it when the user wants to "+joinOr(mainVerbs(c.ops))+" "+runtime.WithArticle(noun)+".")
+			"Use it when the user wants to "+joinOr(mainVerbs(c.ops))+" "+oa2mcpimpl.WithArticle(noun)+".")
 	}
 	parts = append(parts, d.siblings(c)...)
 	if len(c.ops) > 1 {
@@ -72,7 +72,7 @@ func readPurpose(c *candidate, noun string) string {
 	key := itemKey(c.ops)
 	switch {
 	case !anyCollection(c.ops):
-		return "Get " + runtime.WithArticle(noun) + " by its " + key + "."
+		return "Get " + oa2mcpimpl.WithArticle(noun) + " by its " + key + "."
 	case key != "":
 		return "Find " + plural(noun) + ", or get one by its " + key + "."
 	}

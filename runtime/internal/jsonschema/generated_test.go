@@ -1,4 +1,4 @@
-package runtime
+package jsonschema
 
 import (
 	"go/ast"
@@ -27,7 +27,7 @@ func TestGeneratedSchemasCompile(t *testing.T) {
 	for _, path := range files {
 		for _, s := range schemaLiterals(t, path) {
 			count++
-			if _, err := CompileSchema(s.text); err != nil {
+			if _, err := Compile(s.text); err != nil {
 				rel, _ := filepath.Rel(root, path)
 				t.Errorf("%s:%d: %s: %v", rel, s.line, s.field, err)
 			}
