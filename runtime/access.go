@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/expr"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
@@ -219,7 +220,7 @@ func (t *Tool) IdentityClaims() []string {
 // binding and its fields read (${identity.NAME}), in the order met.
 func (b Binding) IdentityClaims() []string {
 	var claims []string
-	if e, err := ParseExpr(b.Expr); err == nil {
+	if e, err := expr.Parse(b.Expr); err == nil {
 		for _, r := range e.Refs {
 			if r.Root == "identity" && len(r.Path) > 0 && !slices.Contains(claims, r.Path[0]) {
 				claims = append(claims, r.Path[0])

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/expr"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
@@ -401,7 +402,7 @@ func (s *Server) addHandle(ctx context.Context, bt *boundTool, res *mcp.CallTool
 	if dec.Decode(&m) != nil || m == nil {
 		return res
 	}
-	id, ok := lookupPath(m, parsePath(ho.From))
+	id, ok := expr.LookupPath(m, expr.ParsePath(ho.From))
 	if !ok || id == nil {
 		s.logger.Warn("result has no id for a handle", "tool", bt.spec.Name, "from", ho.From)
 		return res

@@ -251,8 +251,8 @@ func (b *compiledBinding) inputs() []string {
 	var out []string
 	if b.expr != nil {
 		for _, p := range b.expr.parts {
-			if p.root == "input" && len(p.path) > 0 && !slices.Contains(out, p.path[0].name) {
-				out = append(out, p.path[0].name)
+			if p.Root == "input" && len(p.Path) > 0 && !slices.Contains(out, p.Path[0].Name) {
+				out = append(out, p.Path[0].Name)
 			}
 		}
 	}

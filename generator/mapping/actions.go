@@ -7,7 +7,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // finishActions decides, once the input rewrites are done, which inputs
@@ -178,7 +178,7 @@ func inputRefs(expr string) []string {
 	if !strings.Contains(expr, "${") {
 		return nil
 	}
-	e, err := runtime.ParseExpr(expr)
+	e, err := oa2mcpimpl.ParseExpr(expr)
 	if err != nil {
 		return nil
 	}
