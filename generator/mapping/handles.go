@@ -10,6 +10,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // State and access settings of task tools: handle inputs and
@@ -180,7 +181,7 @@ func (tb *taskBuilder) mcpHeader(in *taskInput, name, final string, f *overrides
 		tb.problems.Errorf(at, "remove mcp_header: headers are logged by gateways", "input %q is a password (format: password or writeOnly) and must not be sent as a header", final)
 	case f.Sensitive:
 		tb.problems.Errorf(at, "remove mcp_header or sensitive: true", "input %q is marked sensitive and must not be mirrored into a header", final)
-	case runtime.IsSecretName(name) || runtime.IsSecretName(final):
+	case oa2mcpimpl.IsSecretName(name) || oa2mcpimpl.IsSecretName(final):
 		tb.problems.Errorf(at, "remove mcp_header: headers are logged by gateways and proxies", "input %q looks like a secret (its name mentions a token, secret, password or key) and must not be mirrored into a header", final)
 	case tb.isSchemeParam(name):
 		tb.problems.Errorf(at, "remove mcp_header", "input %q is a security-scheme parameter and must not be mirrored into a header", final)

@@ -109,24 +109,6 @@ func TestJSONSchemaSuite(t *testing.T) {
 	checkAcceptance(t, results)
 }
 
-// repoRoot is the nearest folder upwards holding go.work.
-func repoRoot(t *testing.T) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.work above the test's folder")
-		}
-		dir = parent
-	}
-}
-
 func runSuiteFile(t *testing.T, path, rel string) *fileResult {
 	text, err := os.ReadFile(path)
 	if err != nil {
