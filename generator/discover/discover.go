@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Doc is one operation as the index reads it.
@@ -148,7 +149,7 @@ func docBag(d Doc) *bag {
 		summary, desc = firstSentence(desc)
 	}
 	b.addText(fieldSummary, summary, false)
-	b.addText(fieldDescription, clipText(desc, maxDescription), false)
+	b.addText(fieldDescription, oa2mcpimpl.Clip(desc, maxDescription), false)
 	for _, t := range d.Tags {
 		b.addText(fieldTags, t, true)
 	}
@@ -198,33 +199,22 @@ func methodVerbs(method, path string) []string {
 // mentionsDeprecation spots operations a spec deprecates in prose only
 // ("deprecated: use the 'watch' parameter", "This endpoint is deprecated").
 func mentionsDeprecation(text string) bool {
-	head := strings.ToLower(clipText(text, 200))
+	head := strings.ToLower(oa2mcpimpl.Clip(text, 200))
 	return strings.Contains(head, "deprecated")
 }
 
-// firstSentence splits text after its first sentence: an operation
-// without a summary usually opens its description with one.
+// firstSentence splits text after its first sentence (by the shared
+// sentence rule): an operation without a summary usually opens its
+// description with one.
 func firstSentence(text string) (string, string) {
 	text = strings.TrimSpace(text)
-	if i := strings.Index(text, ". "); i >= 0 && i < 200 {
-		return text[:i+1], text[i+2:]
+	if i := oa2mcpimpl.SentenceEnd(text); i >= 0 && i < 200 {
+		return text[:i+1], strings.TrimSpace(text[i+1:])
 	}
 	if len(text) <= 200 {
 		return text, ""
 	}
 	return "", text
-}
-
-// clipText keeps at most n bytes of text, cut at a space.
-func clipText(text string, n int) string {
-	if len(text) <= n {
-		return text
-	}
-	cut := text[:n]
-	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
-		cut = cut[:i]
-	}
-	return cut
 }
 
 // weigh turns the documents' counts into BM25F term weights.

@@ -2,6 +2,8 @@ package mapping
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,7 +45,7 @@ func (tb *taskBuilder) finishActions(tool *ir.Tool, in *taskInput, t *overrides.
 			reads[name] = true
 		}
 		a.Inputs, a.Required = nil, nil
-		for _, name := range sortedKeys(reads) {
+		for _, name := range slices.Sorted(maps.Keys(reads)) {
 			if _, ok := in.props[name]; !ok {
 				continue // hidden: filled by the server
 			}

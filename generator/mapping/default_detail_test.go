@@ -7,6 +7,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // detailDoc is a document whose default tools must keep detail: $ref
@@ -183,7 +184,7 @@ func TestFirstSentenceAbbreviations(t *testing.T) {
 		"One (i.e. the first). Two.":                    "One (i.e. the first).",
 		"Plain. Two.":                                   "Plain.",
 	} {
-		if got := firstSentence(in, 120); got != want {
+		if got := oa2mcpimpl.FirstSentence(in, 120); got != want {
 			t.Errorf("%q: %q", in, got)
 		}
 	}

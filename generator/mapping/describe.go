@@ -169,13 +169,13 @@ func enumList(values []any) string {
 // its side effects. It never describes the tool by URL or HTTP verb.
 func toolDescription(op *load.Operation, notes []paramNote, w *schemaWriter) string {
 	var parts []string
-	summary := sentence(plainText(op.Summary))
-	prose := plainText(op.Description)
+	summary := sentence(oa2mcpimpl.PlainText(op.Summary))
+	prose := oa2mcpimpl.PlainText(op.Description)
 	switch {
 	case summary != "" && prose != "" && !strings.HasPrefix(prose, strings.TrimSuffix(summary, ".")):
-		parts = append(parts, summary, clip(sentence(prose), maxSpecProse))
+		parts = append(parts, summary, oa2mcpimpl.Clip(sentence(prose), maxSpecProse))
 	case prose != "":
-		parts = append(parts, clip(sentence(prose), maxSpecProse))
+		parts = append(parts, oa2mcpimpl.Clip(sentence(prose), maxSpecProse))
 	case summary != "":
 		parts = append(parts, summary)
 	default:
@@ -189,7 +189,7 @@ func toolDescription(op *load.Operation, notes []paramNote, w *schemaWriter) str
 	if op.Deprecated {
 		parts = append(parts, "Deprecated: prefer another tool for this task where one exists.")
 	}
-	return clip(strings.Join(nonEmpty(parts), " "), maxToolDescription)
+	return oa2mcpimpl.Clip(strings.Join(nonEmpty(parts), " "), maxToolDescription)
 }
 
 // derivedPurpose says what an undocumented operation does from its
@@ -268,7 +268,7 @@ func paramSentence(notes []paramNote) string {
 	if len(req) == 0 {
 		return ""
 	}
-	return "Requires " + joinList(capList(req, maxListedParams)) + "."
+	return "Requires " + oa2mcpimpl.JoinList(capList(req, maxListedParams)) + "."
 }
 
 func capList(items []string, max int) []string {
@@ -287,7 +287,7 @@ func returnsSentence(op *load.Operation, w *schemaWriter) string {
 	if r == nil {
 		return ""
 	}
-	desc := clip(sentence(plainText(r.Description)), 200)
+	desc := oa2mcpimpl.Clip(sentence(oa2mcpimpl.PlainText(r.Description)), 200)
 	switch {
 	case r.Schema == nil && r.Status == "204":
 		return "Returns no content on success."

@@ -3,7 +3,9 @@ package mapping
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -83,7 +85,7 @@ func inlineSchema(in *taskInput, s map[string]any) map[string]any {
 
 // stateInputs applies handle:, ask: and mcp_header: to the inputs.
 func (tb *taskBuilder) stateInputs(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
-	for _, name := range sortedKeys(t.Input) {
+	for _, name := range slices.Sorted(maps.Keys(t.Input)) {
 		f := t.Input[name]
 		if f == nil || (f.Handle == "" && f.Ask == "" && f.MCPHeader == "") {
 			continue
@@ -213,7 +215,7 @@ func (tb *taskBuilder) stateTool(tool *ir.Tool, in *taskInput, t *overrides.Tool
 				if r.Root != "input" {
 					tb.problems.Errorf(tb.ov.Pos(path+".confirm"), "use ${input.NAME} only", "confirm text reads %s; it may only read the tool's inputs", r)
 				} else if _, ok := in.props[r.Path[0]]; !ok {
-					tb.problems.Errorf(tb.ov.Pos(path+".confirm"), choices("use one of", sortedKeys(in.props), "the tool has no inputs: write the question without ${input...}"), "confirm text reads unknown input %q", r.Path[0])
+					tb.problems.Errorf(tb.ov.Pos(path+".confirm"), choices("use one of", slices.Sorted(maps.Keys(in.props)), "the tool has no inputs: write the question without ${input...}"), "confirm text reads unknown input %q", r.Path[0])
 				}
 			}
 		}
@@ -225,7 +227,7 @@ func (tb *taskBuilder) stateTool(tool *ir.Tool, in *taskInput, t *overrides.Tool
 		for _, a := range tool.Asks {
 			names = append(names, a.Arg)
 		}
-		tool.Description += fmt.Sprintf(" If you leave out %s, the user is asked for it.", joinList(names))
+		tool.Description += fmt.Sprintf(" If you leave out %s, the user is asked for it.", oa2mcpimpl.JoinList(names))
 	}
 	if len(t.Scopes) > 0 {
 		tool.Scopes = append([]string(nil), t.Scopes...)
@@ -342,7 +344,7 @@ func (tb *taskBuilder) finishState(srv *ir.Server) {
 	for _, h := range ov.Server.AllowRedirectHosts {
 		srv.RedirectHosts = append(srv.RedirectHosts, strings.ToLower(h))
 	}
-	for _, name := range sortedKeys(ov.Handles) {
+	for _, name := range slices.Sorted(maps.Keys(ov.Handles)) {
 		h := ov.Handles[name]
 		if h == nil {
 			continue

@@ -8,6 +8,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Input schema assembly.
@@ -99,7 +100,7 @@ func (b *inputBuilder) params(op *load.Operation, skip func(*load.Parameter) boo
 				// A required list sent empty is "type=": no value at all.
 				schema["minItems"] = 1
 			}
-			b.add(name, schema, clip(b.w.text.plain(p.Description), maxTopDescLen), required, p.Schema)
+			b.add(name, schema, oa2mcpimpl.Clip(b.w.text.plain(p.Description), maxTopDescLen), required, p.Schema)
 			out = append(out, ir.Param{
 				Name: p.Name, Arg: name, In: loc, Style: p.Style, Explode: p.Explode,
 				AllowReserved: p.AllowReserved, Required: required,
@@ -142,7 +143,7 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 	} else {
 		schema = map[string]any{"type": "string"}
 	}
-	desc := clip(plainText(rb.Description), maxTopDescLen)
+	desc := oa2mcpimpl.Clip(oa2mcpimpl.PlainText(rb.Description), maxTopDescLen)
 	if desc == "" {
 		desc = fmt.Sprintf("Request body, sent as %s.", out.MediaType)
 	}

@@ -2,6 +2,8 @@ package mapping
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
@@ -65,7 +67,7 @@ func (tb *taskBuilder) checkTotal(w *schemaWriter, base *load.Schema, total, at 
 // tool's inputs, as the model sees them.
 func (tb *taskBuilder) checkPageInput(in *taskInput, name, at string) {
 	if _, ok := in.props[name]; name != "" && !ok {
-		tb.problems.Errorf(tb.ov.Pos(at), fieldsFix(name, sortedKeys(in.props)), "output.list.page_input %q is not an input of the tool", name)
+		tb.problems.Errorf(tb.ov.Pos(at), fieldsFix(name, slices.Sorted(maps.Keys(in.props))), "output.list.page_input %q is not an input of the tool", name)
 	}
 }
 
@@ -78,8 +80,8 @@ func (tb *taskBuilder) checkHints(u *shaped, in *taskInput) {
 	}
 	w := newSchemaWriter(tb.doc, false, nil)
 	base := tb.resultSchemaOf(u)
-	inputs := sortedKeys(in.props)
-	for _, name := range sortedKeys(u.file.Hints) {
+	inputs := slices.Sorted(maps.Keys(in.props))
+	for _, name := range slices.Sorted(maps.Keys(u.file.Hints)) {
 		at := u.path + ".output.hints." + name
 		expr, err := overrides.ParseExpr(u.file.Hints[name])
 		if err != nil {

@@ -3,6 +3,7 @@ package ovgen
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -55,7 +56,7 @@ func units(tp *toolPlan) []unit {
 
 func pickPaths(o *outPlan) []string {
 	var out []string
-	for _, k := range sortedKeys(o.pick) {
+	for _, k := range slices.Sorted(maps.Keys(o.pick)) {
 		out = append(out, o.pick[k])
 	}
 	return out
@@ -222,7 +223,7 @@ func (h *harness) checkWire(tool *ir.Tool, tp *toolPlan, args map[string]any, re
 			if v, err := oa2mcpimpl.DecodeJSON(string(r.body)); err == nil {
 				m := map[string]bool{}
 				leaves(v, m)
-				seen = append(seen, sortedKeys(m)...)
+				seen = append(seen, slices.Sorted(maps.Keys(m))...)
 			}
 		}
 		for _, v := range seen {
@@ -316,7 +317,7 @@ func (h *harness) checkPicks(tool *ir.Tool, u unit, res *mcp.CallToolResult, req
 	}
 	got := structured(res)
 	var out []failure
-	for _, name := range sortedKeys(u.out.pick) {
+	for _, name := range slices.Sorted(maps.Keys(u.out.pick)) {
 		st.checks++
 		if _, ok := lookup(body, relPath(u.out.pick[name], u.prefix)); ok {
 			if _, has := got[name]; !has {
@@ -376,7 +377,7 @@ func (h *harness) checkSchema(tool *ir.Tool, u unit, res *mcp.CallToolResult, st
 		it, _ := items["items"].(map[string]any)
 		props = propsOf(it)
 	}
-	for _, name := range sortedKeys(u.out.pick) {
+	for _, name := range slices.Sorted(maps.Keys(u.out.pick)) {
 		st.checks++
 		s, _ := props[name].(map[string]any)
 		if u.out.pickTypes[name] != "" && untyped(s, root) {

@@ -14,3 +14,22 @@ func Suggest(word string, candidates []string) string { return textkit.Suggest(w
 // runtime redacts with; the generator never mirrors such an input into a
 // header.
 func IsSecretName(name string) bool { return textkit.IsSecretName(name) }
+
+// PlainText converts Markdown and HTML prose to one line of plain text.
+func PlainText(s string) string { return textkit.PlainText(s) }
+
+// FirstSentence is the first sentence of s when it fits in max bytes,
+// else s clipped to max bytes; one abbreviation list decides where a
+// sentence ends.
+func FirstSentence(s string, max int) string { return textkit.FirstSentence(s, max) }
+
+// SentenceEnd is the index of the punctuation ending the first sentence
+// of s, or -1.
+func SentenceEnd(s string) int { return textkit.SentenceEnd(s) }
+
+// Clip shortens s to at most max bytes, never inside a UTF-8 sequence,
+// marking a cut with "…".
+func Clip(s string, max int) string { return textkit.Clip(s, max) }
+
+// JoinList renders items as prose: "a, b and c".
+func JoinList(items []string) string { return textkit.JoinList(items) }

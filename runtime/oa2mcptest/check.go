@@ -149,9 +149,5 @@ func sameJSON(a, b any) bool {
 	return string(x) == string(y)
 }
 
-func clip(s string) string {
-	if len(s) > 600 {
-		return s[:600] + "…"
-	}
-	return s
-}
+// clip keeps a result text short enough for a failure message.
+func clip(s string) string { return oa2mcpimpl.Clip(s, 600) }

@@ -265,7 +265,6 @@ var toolPayManagePayment = &runtime.Tool{
 						},
 						{Arg: "paymentId", Expr: "${input.paymentId}"},
 					},
-					After: []string{},
 				},
 			},
 			Inputs:   []string{"amount_minor", "currency", "paymentId"},
@@ -334,7 +333,6 @@ var toolPayManagePayment = &runtime.Tool{
 						{Arg: "paymentId", Expr: "${input.paymentId}"},
 						{Arg: "reference", Expr: "${input.reference}"},
 					},
-					After: []string{},
 				},
 			},
 			Inputs:   []string{"amount_minor", "currency", "paymentId", "reference"},
@@ -502,7 +500,6 @@ var toolPayPayByCard = &runtime.Tool{
 				},
 				{Arg: "reference", Expr: "${input.order_reference}"},
 			},
-			After: []string{},
 		},
 	},
 	Output: &runtime.Output{
