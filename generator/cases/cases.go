@@ -436,7 +436,7 @@ func (b *builder) faults(normal oa2mcptest.Case) []oa2mcptest.Case {
 	for _, code := range statuses {
 		if !seen[code] {
 			seen[code] = true
-			add(fmt.Sprintf("upstream %d", code), oa2mcptest.FaultStatus(code), runtime.ErrorKindForStatus(code))
+			add(fmt.Sprintf("upstream %d", code), oa2mcptest.FaultStatus(code), oa2mcpimpl.ErrorKindForStatus(code))
 		}
 	}
 	add("upstream timeout", oa2mcptest.FaultTimeout, runtime.KindTimeout)

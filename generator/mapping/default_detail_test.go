@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
-	"github.com/oa2mcp/oa2mcp/runtime"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
@@ -110,8 +109,8 @@ func TestIsJSONMedia(t *testing.T) {
 		"application/json; charset=utf-8": true, "APPLICATION/GEO+JSON": true, "text/json": true,
 		"application/jsonl": false, "text/csv": false, "application/xml": false, "application/json-seq": false,
 	} {
-		if got := runtime.IsJSONMedia(mt); got != want {
-			t.Errorf("runtime.IsJSONMedia(%q) = %v", mt, got)
+		if got := oa2mcpimpl.IsJSONMedia(mt); got != want {
+			t.Errorf("oa2mcpimpl.IsJSONMedia(%q) = %v", mt, got)
 		}
 	}
 }

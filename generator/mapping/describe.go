@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
-	"github.com/oa2mcp/oa2mcp/runtime"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
@@ -231,7 +230,7 @@ func derivedPurpose(op *load.Operation) string {
 // ("pet categories" → "pet category"), by the runtime's rule.
 func singular(words string) string {
 	i := strings.LastIndexByte(words, ' ') + 1
-	return words[:i] + runtime.Singular(words[i:])
+	return words[:i] + oa2mcpimpl.Singular(words[i:])
 }
 
 // resourceWords returns the last literal path segments as words and the
@@ -333,12 +332,12 @@ func streamWords(r *load.Response, w *schemaWriter) string {
 // or a wildcard ("*/*", which some generators write for JSON), or none
 // declared.
 func describedBySchema(mt string) bool {
-	return mt == "" || runtime.IsJSONMedia(mt) || strings.Contains(mt, "*")
+	return mt == "" || oa2mcpimpl.IsJSONMedia(mt) || strings.Contains(mt, "*")
 }
 
 // mediaWords names a non-JSON body by its media type.
 func mediaWords(mt string) string {
-	base := runtime.MediaBase(mt)
+	base := oa2mcpimpl.MediaBase(mt)
 	switch {
 	case strings.HasPrefix(base, "text/"), strings.HasSuffix(base, "+xml"), base == "application/xml":
 		return "text (" + base + ")"

@@ -103,7 +103,7 @@ func checkReserved(tools []ir.Tool, prefix string, problems *diag.List) {
 		p = SnakeCase(prefix) + "_"
 	}
 	for _, t := range tools {
-		for _, base := range []string{runtime.SearchToolName, runtime.DescribeToolName, runtime.CallToolName} {
+		for _, base := range []string{oa2mcpimpl.SearchToolName, oa2mcpimpl.DescribeToolName, oa2mcpimpl.CallToolName} {
 			if t.Name == p+base {
 				problems.Errorf(t.Pos, "rename the tool", "tool %s has the name of a discovery tool", t.Name)
 			}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
@@ -154,7 +153,7 @@ func (tb *taskBuilder) handleInput(tool *ir.Tool, in *taskInput, final string, f
 	in.props[final] = map[string]any{
 		"type":        "string",
 		"description": fmt.Sprintf("%s Pass the %s handle (%s...) that %s returned; never a number or name you made up.", ensureDot(desc), f.Handle, ht.Prefix, strings.Join(creators, " or ")),
-		"examples":    []any{runtime.HandleExample(ht.Prefix)},
+		"examples":    []any{oa2mcpimpl.HandleExample(ht.Prefix)},
 	}
 	tool.HandleInputs = append(tool.HandleInputs, ir.HandleInput{Arg: final, Type: f.Handle})
 }

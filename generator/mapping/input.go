@@ -7,7 +7,6 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
-	"github.com/oa2mcp/oa2mcp/runtime"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
@@ -226,7 +225,7 @@ func (b *inputBuilder) schema() map[string]any {
 // as a raw string, such a body made the model write JSON inside a string
 // and the request carried the invalid Content-Type "*/*".
 func (b *inputBuilder) bodyMediaType(rb *load.RequestBody) string {
-	mt := runtime.MediaBase(rb.MediaType)
+	mt := oa2mcpimpl.MediaBase(rb.MediaType)
 	if mt != "*/*" && mt != "application/*" {
 		return rb.MediaType
 	}
@@ -238,8 +237,8 @@ func (b *inputBuilder) bodyMediaType(rb *load.RequestBody) string {
 }
 
 func isStructuredMedia(mt string) bool {
-	base := runtime.MediaBase(mt)
-	return runtime.IsJSONMedia(base) || base == "application/x-www-form-urlencoded" || base == "multipart/form-data"
+	base := oa2mcpimpl.MediaBase(mt)
+	return oa2mcpimpl.IsJSONMedia(base) || base == "application/x-www-form-urlencoded" || base == "multipart/form-data"
 }
 
 func stringSet(list []string) map[string]bool {

@@ -10,6 +10,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // catalog is what the random files are written from: the operations of
@@ -67,7 +68,7 @@ func newCatalog(spec string, srv *ir.Server) *catalog {
 				op.body[b.Arg] = true
 			}
 		}
-		if r := srv.Responses[op.key]; r.Schema != "" && (r.MediaType == "" || runtime.IsJSONMedia(r.MediaType)) {
+		if r := srv.Responses[op.key]; r.Schema != "" && (r.MediaType == "" || oa2mcpimpl.IsJSONMedia(r.MediaType)) {
 			json.Unmarshal([]byte(r.Schema), &op.resp)
 		}
 		c.ops = append(c.ops, op)

@@ -7,6 +7,7 @@
 // points into the runtime's engine that the generator needs so that it
 // applies the very rules the generated server will: the JSON Schema
 // compiler that proves call cases, JSON decoding as the runtime does it,
-// and the wording rules messages share. Users of a generated server use
-// package runtime instead.
+// the expression parser and the text-and-names rules messages share, and
+// (shared.go) the rules whose code still lives in package runtime.
+// Users of a generated server use package runtime instead.
 package oa2mcpimpl
