@@ -26,7 +26,7 @@ import (
 // messages that name the argument path, the rule and what was received.
 //
 // Compilation is strict: every keyword is either enforced exactly (the
-// official JSON Schema Test Suite proves it, see jsonschema_suite_test.go),
+// official JSON Schema Test Suite proves it, see suite_test.go),
 // an annotation that asserts nothing, or refused with an *UnsupportedError.
 // A keyword is never skipped silently.
 
