@@ -20,7 +20,7 @@ import (
 // The validator enforces JSON Schema draft 2020-12 on decoded tool
 // arguments and results. The SDK's raw AddTool does no validation, and the
 // SDK's own validator decodes and re-encodes every call, so schemas are
-// compiled once here into a tree of schemaNodes and values are checked
+// compiled once here into a tree of Nodes and values are checked
 // against the decoded arguments. A valid value allocates nothing: a quiet
 // first pass decides, and only a failing value is walked again to write
 // messages that name the argument path, the rule and what was received.
@@ -37,7 +37,7 @@ const (
 	maxShownValueSz = 80 // bytes of a rejected value echoed back
 )
 
-// JSON type bits of schemaNode.types.
+// JSON type bits of Node.types.
 const (
 	jtNull uint8 = 1 << iota
 	jtBoolean

@@ -48,7 +48,7 @@ func TestCompileSchemaUnsupported(t *testing.T) {
 				t.Errorf("message\n got %s\nwant %s", err, tc.msg)
 			}
 			if _, err := CompileNode(tc.schema); err == nil {
-				t.Error("the server's compileSchema accepts it")
+				t.Error("the server's CompileNode accepts it")
 			}
 		})
 	}

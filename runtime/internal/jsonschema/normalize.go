@@ -9,7 +9,7 @@ import (
 // required, so a model sends null for every optional input it does not
 // want; and the portable schema profile advertises an open map as a JSON
 // string (schema_profile.go), since neither Gemini's Schema nor strict
-// mode can describe one. normalizeArgs undoes both before validation, so
+// mode can describe one. NormalizeArgs undoes both before validation, so
 // the full input schema still decides: a null for an optional property
 // means "not given" and is dropped (even where its schema would take
 // null: the generator drops null from inputs, so only an incidental

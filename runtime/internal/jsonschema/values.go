@@ -162,7 +162,7 @@ func jsonEqual(a, b any) bool {
 }
 
 // asNumber accepts both decodings of a JSON number, and the Go integers
-// a schema built as a value (CompileSchemaValue) may hold.
+// a schema built as a value (CompileValue) may hold.
 func asNumber(v any) (json.Number, bool) {
 	switch x := v.(type) {
 	case json.Number:
