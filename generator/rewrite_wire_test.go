@@ -27,6 +27,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
 	"github.com/oa2mcp/oa2mcp/overrides"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 )
 
@@ -94,7 +95,7 @@ func bodyTargets(srv *ir.Server) []target {
 	var out []target
 	for _, tool := range srv.Tools {
 		op := tool.Op
-		if op == nil || op.OperationID == "" || op.Body == nil || len(op.Body.Fields) == 0 || !runtime.IsJSONMedia(op.Body.MediaType) || normal[tool.Name] == nil {
+		if op == nil || op.OperationID == "" || op.Body == nil || len(op.Body.Fields) == 0 || !oa2mcpimpl.IsJSONMedia(op.Body.MediaType) || normal[tool.Name] == nil {
 			continue
 		}
 		var schema map[string]any

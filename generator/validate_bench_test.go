@@ -10,9 +10,8 @@ import (
 	"testing"
 
 	google "github.com/google/jsonschema-go/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // BenchmarkValidateToolInput compares, per tool call, the runtime's own
@@ -28,7 +27,7 @@ import (
 func BenchmarkValidateToolInput(b *testing.B) {
 	for _, c := range validateBenchCases(b) {
 		ours := compileOurs(b, c)
-		b.Run(c.name+"/oa2mcp", func(b *testing.B) { benchValidate(b, ours, c.args, runtime.DecodeJSON) })
+		b.Run(c.name+"/oa2mcp", func(b *testing.B) { benchValidate(b, ours, c.args, oa2mcpimpl.DecodeJSON) })
 		sant := compileSanthosh(b, c)
 		b.Run(c.name+"/santhosh", func(b *testing.B) { benchValidate(b, sant, c.args, santhoshDecode) })
 		goog := compileGoogle(b, c)
@@ -161,11 +160,11 @@ func checkInvalid(b *testing.B, who string, invalid []string, c validateBenchCas
 }
 
 func compileOurs(b *testing.B, c validateBenchCase) validateFunc {
-	s, err := runtime.CompileSchema(c.schema)
+	s, err := oa2mcpimpl.CompileSchema(c.schema)
 	if err != nil {
 		b.Fatal(err)
 	}
-	checkInvalid(b, "oa2mcp", c.allInvalid(), c, s.Validate, runtime.DecodeJSON)
+	checkInvalid(b, "oa2mcp", c.allInvalid(), c, s.Validate, oa2mcpimpl.DecodeJSON)
 	return s.Validate
 }
 

@@ -10,9 +10,12 @@ import (
 
 var (
 	toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-	stepIDRE   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
-	goIdentRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	typeNames  = map[string]bool{"": true, "string": true, "integer": true, "number": true, "boolean": true, "array": true, "object": true}
+	// nameRE is the one rule for names the file gives: step ids, input
+	// names, handle state fields (a letter, then letters, digits and _,
+	// at most 64 bytes).
+	nameRE    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+	goIdentRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	typeNames = map[string]bool{"": true, "string": true, "integer": true, "number": true, "boolean": true, "array": true, "object": true}
 )
 
 // checkShape finds problems visible without the spec: bad names, tools
@@ -109,7 +112,7 @@ func (f *File) checkToolKind(t *Tool, path string, l *diag.List) {
 			l.Errorf(f.Pos(ap), "give the action exactly one of operation or steps", "action %q of tool %q is incomplete", name, t.Name)
 			continue
 		}
-		if !stepIDRE.MatchString(name) {
+		if !nameRE.MatchString(name) {
 			l.Errorf(f.Pos(ap), "use a short identifier such as get or cancel", "action name %q is not valid", name)
 		}
 		f.checkSteps(a.Steps, ap+".steps", l)
@@ -131,7 +134,7 @@ func (f *File) checkSteps(steps []*Step, path string, l *diag.List) {
 		if s.ID == "" {
 			s.ID = fmt.Sprintf("step%d", i+1)
 		}
-		if !stepIDRE.MatchString(s.ID) {
+		if !nameRE.MatchString(s.ID) {
 			l.Errorf(f.Pos(sp+".id"), "use letters, digits and _ starting with a letter", "step id %q is not valid", s.ID)
 		}
 		if ids[s.ID] {

@@ -3,13 +3,13 @@ package overrides
 import (
 	"strings"
 
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Expr is a parsed binding value: a reference such as ${input.ticket_id}
 // or ${steps.ticket.body.order_id}, a string template mixing text and
 // references, or a constant. References are parsed by the runtime's own
-// parser (runtime.ParseExpr), so the override file and the generated
+// parser (oa2mcpimpl.ParseExpr), so the override file and the generated
 // server read the language the same way.
 type Expr struct {
 	// Refs are the references, in order; empty for constants.
@@ -24,7 +24,7 @@ type Expr struct {
 }
 
 // Ref is one ${...} reference.
-type Ref = runtime.Ref
+type Ref = oa2mcpimpl.Ref
 
 // ParseExpr parses a binding value: a string holding ${...} references,
 // or any other value, which is a constant.
@@ -33,7 +33,7 @@ func ParseExpr(v any) (Expr, error) {
 	if !ok || !strings.Contains(s, "${") {
 		return Expr{Const: v}, nil
 	}
-	e, err := runtime.ParseExpr(s)
+	e, err := oa2mcpimpl.ParseExpr(s)
 	if err != nil {
 		return Expr{}, err
 	}

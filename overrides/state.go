@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Checks of the state, people-in-the-loop and access settings (handles,
@@ -170,7 +170,7 @@ func (f *File) checkToolState(t *Tool, path string, l *diag.List) {
 		if strings.TrimSpace(c.From) == "" {
 			l.Errorf(f.Pos(cp), "add from: the result field holding the upstream id, e.g. id", "creates_handle has no from")
 		}
-		if c.Field != "" && !regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`).MatchString(c.Field) {
+		if c.Field != "" && !nameRE.MatchString(c.Field) {
 			l.Errorf(f.Pos(cp+".field"), "use letters, digits and _", "field name %q is not valid", c.Field)
 		}
 	}
@@ -228,8 +228,6 @@ func (f *File) checkToolState(t *Tool, path string, l *diag.List) {
 	}
 }
 
-var inputNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
-
 // pureStateTool reports whether t, having no operation, steps or
 // actions, reads a state handle: one of its inputs takes a state handle.
 func (f *File) pureStateTool(t *Tool) bool {
@@ -254,7 +252,7 @@ func (f *File) checkUpdatesHandle(t *Tool, path string, l *diag.List) {
 	if h := f.Handles[u.Type]; h != nil && !h.State {
 		l.Errorf(f.Pos(up+".type"), "add state: true to handles."+u.Type, "handle type %q holds no state", u.Type)
 	}
-	if !inputNameRE.MatchString(u.Input) {
+	if !nameRE.MatchString(u.Input) {
 		l.Errorf(f.Pos(up), "add input: the name of the input holding the handle, e.g. basket_id", "updates_handle: input %q is not a valid input name", u.Input)
 	} else if fd := t.Input[u.Input]; fd != nil && fd.Handle != "" && fd.Handle != u.Type {
 		l.Errorf(f.Pos(path+".input."+u.Input+".handle"), "remove handle: here; updates_handle declares it", "input %q takes %s handles, not %s", u.Input, fd.Handle, u.Type)
@@ -266,7 +264,7 @@ func (f *File) checkUpdatesHandle(t *Tool, path string, l *diag.List) {
 		}
 		for _, name := range sortedNames(m) {
 			fp := up + "." + kind + "." + name
-			if !inputNameRE.MatchString(name) {
+			if !nameRE.MatchString(name) {
 				l.Errorf(f.Pos(fp), "use letters, digits and _", "state field name %q is not valid", name)
 			}
 			if _, dup := u.Append[name]; dup && kind == "set" {
@@ -285,7 +283,7 @@ func (f *File) checkHandleRef(typ, p string, l *diag.List) {
 	}
 	names := sortedNames(f.Handles)
 	fix := "declare it under handles:"
-	if s := runtime.Suggest(typ, names); s != "" {
+	if s := oa2mcpimpl.Suggest(typ, names); s != "" {
 		fix = "did you mean " + s + "?"
 	} else if len(names) > 0 {
 		fix = "use one of: " + strings.Join(names, ", ")

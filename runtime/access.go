@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/expr"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
 // Wiring of the state and access features into a Server: configuration
@@ -177,12 +179,12 @@ func (s *Server) bindAccess(bt *boundTool) error {
 		bt.confirm = &e
 	}
 	for _, a := range ts.Asks {
-		n, err := compileSchema(a.Schema)
+		n, err := jsonschema.CompileNode(a.Schema)
 		if err != nil {
 			return fmt.Errorf("ask %s: %w", a.Arg, err)
 		}
 		if bt.askSchemas == nil {
-			bt.askSchemas = map[string]*schemaNode{}
+			bt.askSchemas = map[string]*jsonschema.Node{}
 		}
 		bt.askSchemas[a.Arg] = n
 	}
@@ -221,7 +223,7 @@ func (t *Tool) IdentityClaims() []string {
 // binding and its fields read (${identity.NAME}), in the order met.
 func (b Binding) IdentityClaims() []string {
 	var claims []string
-	if e, err := ParseExpr(b.Expr); err == nil {
+	if e, err := expr.Parse(b.Expr); err == nil {
 		for _, r := range e.Refs {
 			if r.Root == "identity" && len(r.Path) > 0 && !slices.Contains(claims, r.Path[0]) {
 				claims = append(claims, r.Path[0])

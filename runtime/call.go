@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
 // One tool call, from the SDK's request to the result: decode and
@@ -176,13 +177,13 @@ func (s *Server) validArgs(bt *boundTool, raw json.RawMessage) (map[string]any, 
 	}
 	args, msg := decodeArguments(raw)
 	if msg == "" {
-		normalizeArgs(schema, args)
+		jsonschema.NormalizeArgs(schema, args)
 		msg = checkArgs(bt, args)
 	}
 	if msg != "" {
 		return args, inputFailure(msg)
 	}
-	applyDefaults(schema, args)
+	jsonschema.ApplyDefaults(schema, args)
 	return args, nil
 }
 
@@ -190,10 +191,10 @@ func (s *Server) validArgs(bt *boundTool, raw json.RawMessage) (map[string]any, 
 // schema compiled (validArgs checked first).
 func checkArgs(bt *boundTool, args map[string]any) string {
 	schema, _ := bt.inputSchema()
-	v := &validator{}
-	v.check(schema, args, "", 0)
-	if v.failed() {
-		return validationMessage(v)
+	v := &jsonschema.Validator{}
+	v.Check(schema, args, "", 0)
+	if v.Failed() {
+		return jsonschema.Message(v)
 	}
 	if bt.plan != nil {
 		return bt.plan.checkAction(args)
@@ -264,7 +265,7 @@ func (s *Server) runHandler(ctx context.Context, bt *boundTool, call *Call, args
 	if err != nil {
 		return nil, asCallError(bt, err, call.rec)
 	}
-	v, err := DecodeJSON(string(b))
+	v, err := jsonschema.DecodeJSON(string(b))
 	if err != nil {
 		return nil, asCallError(bt, err, call.rec)
 	}

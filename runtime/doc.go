@@ -13,8 +13,11 @@
 //
 // The definition types in spec.go are the contract with the generator:
 // it fills them and nothing else describes a tool at run time. Generated
-// code calls EnforceVersion so that a generator and runtime that do not
-// match fail to compile, naming the side to upgrade.
+// code imports this package for the contract and runtime/oa2mcpimpl for
+// the rest: the version guard (oa2mcpimpl.EnforceVersion), which makes a
+// generator and runtime that do not match fail to compile, naming the side
+// to upgrade, and the rules the generator shares with the runtime. The
+// engine lives in runtime/internal/...; see docs/architecture.md.
 //
 // Go code of a service can extend a generated server through Options:
 // hand-written tools (NewTool), middleware around tools (Middleware), a

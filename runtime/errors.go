@@ -20,6 +20,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // Error kinds: every failed call is an isError result that gives one of
@@ -256,7 +258,7 @@ func ErrorKindForStatus(code int) string {
 func (s *Server) notFoundGuidance(bt *boundTool, op *compiledOp, args map[string]any, explained bool) string {
 	var ids, names []string
 	for _, in := range notFoundArgs(op, args) {
-		ids = append(ids, strconv.Quote(in.name)+" = "+showValue(in.value))
+		ids = append(ids, strconv.Quote(in.name)+" = "+jsonschema.ShowValue(in.value))
 		names = append(names, in.name)
 	}
 	lookup := s.lookupTools(bt, names)
@@ -571,7 +573,7 @@ func fieldErrors(v any) []string {
 		case []any:
 			list(x)
 		case map[string]any:
-			for _, k := range sortedKeys(x) {
+			for _, k := range textkit.SortedKeys(x) {
 				switch r := x[k].(type) {
 				case string:
 					add(k, r)
@@ -827,15 +829,12 @@ func jsonErrorOffset(data []byte) int64 {
 }
 
 // outputMismatch describes a response that fails the tool's OutputSchema.
-func outputMismatch(bt *boundTool, v *validator) string {
+func outputMismatch(bt *boundTool, v *jsonschema.Validator) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "The API's answer to %s does not have the shape this tool promises", bt.spec.Name)
-	for i, x := range v.out {
-		if i == 3 {
-			break
-		}
+	for i, text := range v.Problems("the response", 3) {
 		sb.WriteString(i2sep(i))
-		sb.WriteString(x.textIn("the response"))
+		sb.WriteString(text)
 	}
 	sb.WriteString(".")
 	return sb.String()

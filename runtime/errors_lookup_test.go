@@ -3,6 +3,8 @@ package runtime
 import (
 	"slices"
 	"testing"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // TestLookupToolsSameThing: a not-found hint names only lookup tools
@@ -43,7 +45,7 @@ func TestSuggest(t *testing.T) {
 		{"Status", []string{"status"}, "status"},
 		{"ab", []string{"xy"}, ""},
 	} {
-		if got := Suggest(c.word, c.cands); got != c.want {
+		if got := textkit.Suggest(c.word, c.cands); got != c.want {
 			t.Errorf("Suggest(%q, %v) = %q, want %q", c.word, c.cands, got, c.want)
 		}
 	}

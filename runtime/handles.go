@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/expr"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // Handles: opaque, caller-owned names for upstream objects. A creating
@@ -315,7 +318,7 @@ func (h *handleManager) resolve(ctx context.Context, in HandleInput, arg any, ow
 	v, _ := arg.(string)
 	if !wellFormed(t, v) {
 		return nil, inputFailure(fmt.Sprintf("Invalid arguments: %s is not %s handle. Handles look like %s followed by %d characters (lower-case letters and the digits 2 to 7) and come only from %s; call it to get one, then call again with the handle it returns.",
-			argLabel(in.Arg, arg), WithArticle(in.Type), t.Prefix, handleRandLen, creatorsText(t)))
+			argLabel(in.Arg, arg), textkit.WithArticle(in.Type), t.Prefix, handleRandLen, creatorsText(t)))
 	}
 	rec, ok, err := h.store.Get(ctx, h.key(v))
 	if err != nil {
@@ -354,7 +357,7 @@ func (h *handleManager) resolve(ctx context.Context, in HandleInput, arg any, ow
 func argLabel(name string, v any) string {
 	s, ok := v.(string)
 	if !ok {
-		return fmt.Sprintf("%q (%s)", name, describeValue(v))
+		return fmt.Sprintf("%q (%s)", name, jsonschema.DescribeValue(v))
 	}
 	if len(s) > 64 {
 		s = s[:64] + "..."
@@ -399,7 +402,7 @@ func (s *Server) addHandle(ctx context.Context, bt *boundTool, res *mcp.CallTool
 	if dec.Decode(&m) != nil || m == nil {
 		return res
 	}
-	id, ok := lookupPath(m, parsePath(ho.From))
+	id, ok := expr.LookupPath(m, expr.ParsePath(ho.From))
 	if !ok || id == nil {
 		s.logger.Warn("result has no id for a handle", "tool", bt.spec.Name, "from", ho.From)
 		return res
@@ -413,15 +416,4 @@ func (s *Server) addHandle(ctx context.Context, bt *boundTool, res *mcp.CallTool
 		m[ho.Field] = v
 	}
 	return structuredResult(m)
-}
-
-// WithArticle puts "a" or "an" before a word, by its first letter: "an"
-// before a, e, i and o. Not before u: "a user", "a uuid" and "a URL" read
-// right far more often than "an update". The generator's messages and
-// drafted descriptions use the same rule.
-func WithArticle(word string) string {
-	if word != "" && strings.ContainsRune("aeioAEIO", rune(word[0])) {
-		return "an " + word
-	}
-	return "a " + word
 }

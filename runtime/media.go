@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"strings"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
 // Media types, defined once for the generator and the runtime: which
@@ -62,7 +64,7 @@ func decodeSequence(format string, data []byte) ([]any, bool) {
 		if len(line) == 0 {
 			continue
 		}
-		v, err := DecodeJSON(string(line))
+		v, err := jsonschema.DecodeJSON(string(line))
 		if err != nil {
 			return nil, false
 		}
@@ -106,7 +108,7 @@ func decodeEvents(data []byte) []any {
 		case "event", "id":
 			event[field] = value
 		case "retry":
-			if n, err := DecodeJSON(value); err == nil {
+			if n, err := jsonschema.DecodeJSON(value); err == nil {
 				event[field] = n
 			}
 		}

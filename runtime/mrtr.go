@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
 // input_required (MRTR, SEP-2322): a tool asks the user for a missing
@@ -217,10 +218,10 @@ func checkAnswers(bt *boundTool, need interaction, content map[string]any) (map[
 		}
 		v = normalizeJSON(v)
 		if n := bt.askSchemas[a.Arg]; n != nil {
-			vd := &validator{}
-			vd.check(n, v, a.Arg, 0)
-			if vd.failed() {
-				return nil, "The user's answer is not valid: " + ensurePeriod(validationMessage(vd))
+			vd := &jsonschema.Validator{}
+			vd.Check(n, v, a.Arg, 0)
+			if vd.Failed() {
+				return nil, "The user's answer is not valid: " + ensurePeriod(jsonschema.Message(vd))
 			}
 		}
 		answers[a.Arg] = v

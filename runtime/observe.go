@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
 // Metrics receives per-call measurements (Options.Metrics). The default
@@ -89,7 +91,7 @@ func summarizeArgs(args map[string]any, ss *sensitiveSet, cs *credentialSet) str
 		case json.Number:
 			sb.WriteString(clipRunes(v.String(), maxLoggedValue))
 		default:
-			sb.WriteString(showValue(v))
+			sb.WriteString(jsonschema.ShowValue(v))
 		}
 	}
 	sb.WriteByte('}')

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // Names the rules must hide, in the spellings specs use, and names they
@@ -25,12 +26,12 @@ var (
 // TestSecretNameRule pins the one name rule the generator shares.
 func TestSecretNameRule(t *testing.T) {
 	for _, n := range secretNames {
-		if !IsSecretName(n) {
+		if !textkit.IsSecretName(n) {
 			t.Errorf("IsSecretName(%q) = false", n)
 		}
 	}
 	for _, n := range append(benignNames, personalNames...) {
-		if IsSecretName(n) {
+		if textkit.IsSecretName(n) {
 			t.Errorf("IsSecretName(%q) = true", n)
 		}
 	}

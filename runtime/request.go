@@ -11,6 +11,9 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // pathPart is one piece of a compiled path template: a literal, or the
@@ -222,7 +225,7 @@ func expandMatrix(p Param, v any) string {
 // (explode) or as k,v,k,v (not exploded).
 func joinObject(m map[string]any, explode bool, sep string, esc func(string) string) string {
 	var sb strings.Builder
-	for i, k := range sortedKeys(m) {
+	for i, k := range textkit.SortedKeys(m) {
 		if i > 0 {
 			sb.WriteString(sep)
 		}
@@ -340,7 +343,7 @@ func appendQueryParam(sb *strings.Builder, p Param, v any, esc func(string) stri
 		addPair(sb, name, strings.Join(items, delimiterFor(p.Style)))
 	case map[string]any:
 		if p.Explode {
-			for _, k := range sortedKeys(x) {
+			for _, k := range textkit.SortedKeys(x) {
 				addPair(sb, escapeStrict(k), esc(scalarString(x[k])))
 			}
 			return
@@ -365,7 +368,7 @@ func delimiterFor(style string) string {
 // appendDeepObject writes name[k]=v, recursing into nested objects as
 // name[k][j]=v (the widespread extension) and repeating arrays.
 func appendDeepObject(sb *strings.Builder, name string, m map[string]any, esc func(string) string) {
-	for _, k := range sortedKeys(m) {
+	for _, k := range textkit.SortedKeys(m) {
 		key := name + "[" + escapeStrict(k) + "]"
 		switch x := m[k].(type) {
 		case map[string]any:
@@ -446,7 +449,7 @@ func (c *compiledOp) buildBody(args map[string]any) (io.Reader, string, error) {
 		return nil, "", nil
 	}
 	if missing := c.missingBodyFields(args); len(missing) > 0 {
-		return nil, "", inputErrorf("the request body needs %s", quoteAll(missing))
+		return nil, "", inputErrorf("the request body needs %s", textkit.QuoteAll(missing))
 	}
 	mt := b.MediaType
 	switch {
@@ -516,7 +519,7 @@ func bodyArgNames(b *Body) string {
 	if len(names) == 0 {
 		return "a body"
 	}
-	return "at least one of " + quoteAll(names)
+	return "at least one of " + textkit.QuoteAll(names)
 }
 
 // formBody encodes an object as application/x-www-form-urlencoded: arrays
@@ -525,7 +528,7 @@ func bodyArgNames(b *Body) string {
 func formBody(value any, mt string) (io.Reader, string, error) {
 	obj, ok := value.(map[string]any)
 	if !ok {
-		return nil, "", inputErrorf("the form body must be an object of fields; got %s", describeValue(value))
+		return nil, "", inputErrorf("the form body must be an object of fields; got %s", jsonschema.DescribeValue(value))
 	}
 	vals := url.Values{}
 	for k, v := range obj {
@@ -560,11 +563,11 @@ func addFormValue(vals url.Values, key string, v any) {
 func multipartBody(value any) (io.Reader, string, error) {
 	obj, ok := value.(map[string]any)
 	if !ok {
-		return nil, "", inputErrorf("the multipart body must be an object of fields; got %s", describeValue(value))
+		return nil, "", inputErrorf("the multipart body must be an object of fields; got %s", jsonschema.DescribeValue(value))
 	}
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
-	for _, k := range sortedKeys(obj) {
+	for _, k := range textkit.SortedKeys(obj) {
 		items, isArr := obj[k].([]any)
 		if !isArr {
 			items = []any{obj[k]}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
 // From upstream responses to tool results. A 2xx body is read once (up
@@ -51,7 +52,7 @@ func (s *Server) decodeSuccess(bt *boundTool, status int, b *upstreamBody) (*ups
 		}
 		ur.kind, ur.value = bodyJSON, items
 	case IsJSONMedia(b.mediaType) || b.mediaType == "" && json.Valid(b.data) || b.mediaType == "text/plain" && looksLikeJSON(b.data):
-		v, err := DecodeJSON(string(b.data))
+		v, err := jsonschema.DecodeJSON(string(b.data))
 		if err != nil {
 			return nil, s.badResponse(bt, status, b)
 		}
@@ -187,13 +188,13 @@ func wrapObject(v any) any {
 
 // checkAgainst validates a result value against one output schema (the
 // tool's, or its chosen action's); nil checks nothing.
-func (s *Server) checkAgainst(bt *boundTool, schema *schemaNode, v any) *callError {
+func (s *Server) checkAgainst(bt *boundTool, schema *jsonschema.Node, v any) *callError {
 	if schema == nil {
 		return nil
 	}
-	val := &validator{}
-	val.check(schema, v, "", 0)
-	if !val.failed() {
+	val := &jsonschema.Validator{}
+	val.Check(schema, v, "", 0)
+	if !val.Failed() {
 		return nil
 	}
 	return &callError{kind: KindBadResponse, retryAfter: retryAfterUnknown,
@@ -214,7 +215,7 @@ func (s *Server) checkOutput(bt *boundTool, res *mcp.CallToolResult) *callError 
 	if err != nil {
 		return &callError{kind: KindBadResponse, retryAfter: retryAfterUnknown, msg: "The result could not be encoded as JSON: " + err.Error()}
 	}
-	v, err := DecodeJSON(string(raw))
+	v, err := jsonschema.DecodeJSON(string(raw))
 	if err != nil {
 		return &callError{kind: KindBadResponse, retryAfter: retryAfterUnknown, msg: "The result is not valid JSON: " + err.Error()}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
 )
 
@@ -140,19 +141,19 @@ func TestAdvertiseExactKeepsMeaning(t *testing.T) {
 			if strings.Contains(adv, `"examples"`) || strings.Contains(adv, `"deprecated"`) {
 				t.Fatalf("seed %d case %d: annotations left in %s", seed, i, adv)
 			}
-			a, err := compileSchema(full)
+			a, err := jsonschema.CompileNode(full)
 			if err != nil {
 				t.Fatalf("seed %d case %d: %v\n%s", seed, i, err, full)
 			}
-			b, err := compileSchema(adv)
+			b, err := jsonschema.CompileNode(adv)
 			if err != nil {
 				t.Fatalf("seed %d case %d: advertised schema does not compile: %v\n%s", seed, i, err, adv)
 			}
 			for range 30 {
 				v := randomValue(r, 3)
-				if accepts(a, v) != accepts(b, v) {
+				if jsonschema.Accepts(a, v) != jsonschema.Accepts(b, v) {
 					t.Fatalf("seed %d case %d: value %s: full accepts %v, advertised %v\nfull: %s\nadvertised: %s",
-						seed, i, mustMarshal(v), accepts(a, v), accepts(b, v), full, adv)
+						seed, i, mustMarshal(v), jsonschema.Accepts(a, v), jsonschema.Accepts(b, v), full, adv)
 				}
 			}
 		}

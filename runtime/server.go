@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
 // Server is a generated MCP server: its tools call the upstream HTTP API
@@ -95,10 +96,10 @@ type boundTool struct {
 	spec *Tool
 	// schema is the compiled input schema, set by inputSchema.
 	schemaOnce sync.Once
-	schema     *schemaNode
+	schema     *jsonschema.Node
 	schemaErr  error
 	op         *compiledOp
-	output     *schemaNode // nil: not checked
+	output     *jsonschema.Node // nil: not checked
 	sensitive  *sensitiveSet
 	timeout    time.Duration
 	limiter    *limiter // this tool's calls in flight; nil: unlimited
@@ -109,7 +110,7 @@ type boundTool struct {
 	// confirm is the compiled confirmation question; nil: none.
 	confirm *compiledExpr
 	// askSchemas check the user's answers, by input.
-	askSchemas map[string]*schemaNode
+	askSchemas map[string]*jsonschema.Node
 	// rate is this tool's own per-caller limit; nil: the server's.
 	rate *rateLimiter
 	// claims are the identity claims the tool's bindings read; a call
@@ -256,9 +257,9 @@ func userAgent(spec *ServerDef) string {
 // (1,123 of them took a third of a Kubernetes server's NewServer and two
 // thirds of its heap), since the generator compiled every schema it wrote
 // (CompileSchema). An error is the call's and the log's (validArgs).
-func (bt *boundTool) inputSchema() (*schemaNode, error) {
+func (bt *boundTool) inputSchema() (*jsonschema.Node, error) {
 	bt.schemaOnce.Do(func() {
-		if bt.schema, bt.schemaErr = compileSchema(bt.spec.InputSchema); bt.schemaErr != nil {
+		if bt.schema, bt.schemaErr = jsonschema.CompileNode(bt.spec.InputSchema); bt.schemaErr != nil {
 			bt.schemaErr = fmt.Errorf("input schema does not compile: %w", bt.schemaErr)
 		}
 	})
@@ -297,7 +298,7 @@ func (s *Server) bindTool(ts *Tool, eager bool) (*boundTool, error) {
 		bt.timeout = time.Duration(ts.TimeoutMillis) * time.Millisecond
 	}
 	if strings.TrimSpace(ts.OutputSchema) != "" {
-		if bt.output, err = compileSchema(ts.OutputSchema); err != nil {
+		if bt.output, err = jsonschema.CompileNode(ts.OutputSchema); err != nil {
 			return nil, fmt.Errorf("output schema: %w", err)
 		}
 	}

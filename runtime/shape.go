@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/expr"
 )
 
 // shapeResult applies a tool's output shaping: list truncation with
@@ -42,7 +43,7 @@ func shapeResult(result any, o *Output, args map[string]any) any {
 // total; otherwise the list is all there is and is sliced here (and a
 // TotalPath larger than the list says the upstream cut it short).
 func shapeList(result any, o *Output, args map[string]any) any {
-	v, ok := lookupPath(result, parsePath(o.ListPath))
+	v, ok := expr.LookupPath(result, expr.ParsePath(o.ListPath))
 	list, isList := v.([]any)
 	if !ok || !isList {
 		if len(o.Pick) > 0 {
@@ -52,7 +53,7 @@ func shapeList(result any, o *Output, args map[string]any) any {
 	}
 	pg := pageOf(o, args)
 	upstreamTotal := -1
-	if t, ok := lookupPath(result, parsePath(o.TotalPath)); ok && o.TotalPath != "" {
+	if t, ok := expr.LookupPath(result, expr.ParsePath(o.TotalPath)); ok && o.TotalPath != "" {
 		upstreamTotal = intArg(t)
 	}
 	var page []any
@@ -157,7 +158,7 @@ func intArg(v any) int {
 func pickFields(v any, picks []Pick) any {
 	out := make(map[string]any, len(picks))
 	for _, p := range picks {
-		if x, ok := lookupPath(v, parsePath(p.Path)); ok {
+		if x, ok := expr.LookupPath(v, expr.ParsePath(p.Path)); ok {
 			out[p.Name] = x
 		}
 	}
@@ -172,11 +173,11 @@ func renderHint(tmpl string, result any, env *evalEnv) string {
 	}
 	var out []byte
 	for _, p := range e.parts {
-		switch p.root {
+		switch p.Root {
 		case "":
-			out = append(out, p.text...)
+			out = append(out, p.Text...)
 		case "result":
-			if v, ok := lookupPath(result, p.path); ok {
+			if v, ok := expr.LookupPath(result, p.Path); ok {
 				out = append(out, scalarText(v)...)
 			}
 		default:

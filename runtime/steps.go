@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // plan is a compiled aggregated or action tool.
@@ -30,7 +32,7 @@ type actionPlan struct {
 	inputs map[string]bool
 	// output is the action's own compiled output schema; nil: only the
 	// tool's is checked.
-	output *schemaNode
+	output *jsonschema.Node
 }
 
 type compiledStep struct {
@@ -81,7 +83,7 @@ func (s *Server) compilePlan(ts *Tool) (*plan, error) {
 		}
 		ap := &actionPlan{steps: steps, required: a.Required}
 		if strings.TrimSpace(a.OutputSchema) != "" {
-			if ap.output, err = compileSchema(a.OutputSchema); err != nil {
+			if ap.output, err = jsonschema.CompileNode(a.OutputSchema); err != nil {
 				return nil, fmt.Errorf("action %s: output schema: %w", a.Name, err)
 			}
 		}
@@ -237,7 +239,7 @@ func (b *compiledBinding) evalObject(env *evalEnv) (any, bool, string) {
 	if len(missing) > 0 {
 		if len(given) > 0 && partial == "" {
 			partial = fmt.Sprintf("Invalid arguments: %s goes together with %s, which is missing. Add %s, or leave out %s, and call again.",
-				quoteAll(given), quoteAll(missing), quoteAll(missing), quoteAll(given))
+				textkit.QuoteAll(given), textkit.QuoteAll(missing), textkit.QuoteAll(missing), textkit.QuoteAll(given))
 		}
 		return nil, false, partial
 	}
@@ -249,8 +251,8 @@ func (b *compiledBinding) inputs() []string {
 	var out []string
 	if b.expr != nil {
 		for _, p := range b.expr.parts {
-			if p.root == "input" && len(p.path) > 0 && !slices.Contains(out, p.path[0].name) {
-				out = append(out, p.path[0].name)
+			if p.Root == "input" && len(p.Path) > 0 && !slices.Contains(out, p.Path[0].Name) {
+				out = append(out, p.Path[0].Name)
 			}
 		}
 	}
@@ -274,16 +276,16 @@ func (p *plan) checkAction(args map[string]any) string {
 	name, _ := args["action"].(string)
 	ap := p.actions[name]
 	if ap == nil {
-		return fmt.Sprintf("Invalid arguments: unknown action %q. Use one of %s and call again.", name, quoteAll(sortedActionNames(p)))
+		return fmt.Sprintf("Invalid arguments: unknown action %q. Use one of %s and call again.", name, textkit.QuoteAll(sortedActionNames(p)))
 	}
 	if missing := missingInputs(ap.required, args); len(missing) > 0 {
-		return fmt.Sprintf("Invalid arguments: action %q needs %s. Add %s and call again.", name, quoteAll(missing), pluralThem(len(missing)))
+		return fmt.Sprintf("Invalid arguments: action %q needs %s. Add %s and call again.", name, textkit.QuoteAll(missing), pluralThem(len(missing)))
 	}
 	if ap.inputs == nil {
 		return ""
 	}
 	var unused []string
-	for _, k := range sortedKeys(args) {
+	for _, k := range textkit.SortedKeys(args) {
 		if !ap.inputs[k] {
 			unused = append(unused, k)
 		}
@@ -296,7 +298,7 @@ func (p *plan) checkAction(args map[string]any) string {
 		parts = append(parts, fmt.Sprintf("%q is for action %s", k, strings.Join(p.usedBy[k], " or ")))
 	}
 	return fmt.Sprintf("Invalid arguments: action %q does not use %s (%s). Leave %s out, or choose the action that takes %s, and call again.",
-		name, quoteAll(unused), strings.Join(parts, "; "), pluralThem(len(unused)), pluralThem(len(unused)))
+		name, textkit.QuoteAll(unused), strings.Join(parts, "; "), pluralThem(len(unused)), pluralThem(len(unused)))
 }
 
 func sortedActionNames(p *plan) []string {
@@ -321,7 +323,7 @@ func (s *Server) runPlan(ctx context.Context, bt *boundTool, call *Call, args ma
 	p := bt.plan
 	steps := p.steps
 	action, _ := args["action"].(string)
-	var actionSchema *schemaNode
+	var actionSchema *jsonschema.Node
 	if p.actions != nil {
 		steps, actionSchema = p.actions[action].steps, p.actions[action].output
 	}

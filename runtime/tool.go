@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	sdkschema "github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
 // Handler runs a hand-written tool (Tool.Handler) once its arguments
@@ -51,7 +52,7 @@ func NewTool[In, Out any](def Tool, fn func(ctx context.Context, call *Call, in 
 
 // schemaFor is the JSON Schema of T as JSON text.
 func schemaFor[T any]() (string, error) {
-	s, err := jsonschema.For[T](nil)
+	s, err := sdkschema.For[T](nil)
 	if err != nil {
 		return "", err
 	}
@@ -68,7 +69,7 @@ func WithFields(res *mcp.CallToolResult, fields map[string]any) (*mcp.CallToolRe
 	if err != nil {
 		return nil, err
 	}
-	v, err := DecodeJSON(string(raw))
+	v, err := jsonschema.DecodeJSON(string(raw))
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package runtime
 import (
 	"strings"
 	"testing"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
 func TestValidator(t *testing.T) {
@@ -64,7 +66,7 @@ func TestValidator(t *testing.T) {
 		{"required example", `{"type":"object","properties":{"d":{"type":"string","format":"date"}},"required":["d"]}`, `{}`, []string{`"d" is required but missing (example: "2026-01-31")`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n, err := compileSchema(tc.schema)
+			n, err := jsonschema.CompileNode(tc.schema)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,15 +87,15 @@ func TestValidator(t *testing.T) {
 }
 
 // validateText runs the handler's decode-and-validate steps.
-func validateText(n *schemaNode, raw string) string {
+func validateText(n *jsonschema.Node, raw string) string {
 	args, msg := decodeArguments([]byte(raw))
 	if msg != "" {
 		return msg
 	}
-	v := &validator{}
-	v.check(n, args, "", 0)
-	if v.failed() {
-		return validationMessage(v)
+	v := &jsonschema.Validator{}
+	v.Check(n, args, "", 0)
+	if v.Failed() {
+		return jsonschema.Message(v)
 	}
 	return ""
 }
@@ -101,16 +103,16 @@ func validateText(n *schemaNode, raw string) string {
 func TestCompileSchemaErrors(t *testing.T) {
 	for _, s := range []string{`{`, `{"$ref":"https://example.com/s.json"}`, `{"properties":{"a":{"$ref":"#/$defs/missing"}}}`,
 		`{"type":"object","properties":{"t":{"type":"string","pattern":"^(?!x)"}}}`} {
-		if _, err := compileSchema(s); err == nil {
+		if _, err := jsonschema.CompileNode(s); err == nil {
 			t.Errorf("compileSchema(%s) succeeded", s)
 		}
 	}
 }
 
 func TestApplyDefaults(t *testing.T) {
-	n, _ := compileSchema(`{"type":"object","properties":{"limit":{"type":"integer","default":20},"q":{"type":"string"}}}`)
+	n, _ := jsonschema.CompileNode(`{"type":"object","properties":{"limit":{"type":"integer","default":20},"q":{"type":"string"}}}`)
 	args := map[string]any{"q": "x"}
-	applyDefaults(n, args)
+	jsonschema.ApplyDefaults(n, args)
 	if args["limit"] == nil || args["q"] != "x" {
 		t.Fatalf("args = %v", args)
 	}
@@ -119,7 +121,7 @@ func TestApplyDefaults(t *testing.T) {
 // TestValidCallAllocatesNothing holds the hot path to zero allocations: a
 // valid value is decided by a quiet pass that builds no paths or messages.
 func TestValidCallAllocatesNothing(t *testing.T) {
-	n, err := compileSchema(`{"type":"object","additionalProperties":false,"required":["id","kind"],
+	n, err := jsonschema.CompileNode(`{"type":"object","additionalProperties":false,"required":["id","kind"],
 	  "$defs":{"Tag":{"type":"string","pattern":"^[a-z]+$","maxLength":20}},
 	  "properties":{"id":{"type":"integer","minimum":1},"kind":{"enum":["a","b"]},"price":{"type":"number","multipleOf":0.01,"maximum":100},
 	    "tags":{"type":"array","items":{"$ref":"#/$defs/Tag"},"uniqueItems":true},"note":{"anyOf":[{"type":"string"},{"type":"null"}]},
@@ -129,9 +131,9 @@ func TestValidCallAllocatesNothing(t *testing.T) {
 	}
 	args, _ := decodeArguments([]byte(`{"id":1,"kind":"a","price":19.99,"tags":["x","y"],"note":null,"when":"2026-01-31T09:30:00Z","meta":{"k":"v"}}`))
 	allocs := testing.AllocsPerRun(100, func() {
-		v := &validator{}
-		if v.check(n, args, "", 0); v.failed() {
-			t.Fatal(validationMessage(v))
+		v := &jsonschema.Validator{}
+		if v.Check(n, args, "", 0); v.Failed() {
+			t.Fatal(jsonschema.Message(v))
 		}
 	})
 	if allocs != 0 {
@@ -142,7 +144,7 @@ func TestValidCallAllocatesNothing(t *testing.T) {
 // TestViolationOrder: messages list properties in sorted order, whatever
 // order the map gives, so the text is the same on every call.
 func TestViolationOrder(t *testing.T) {
-	n, err := compileSchema(`{"type":"object","additionalProperties":{"type":"string"}}`)
+	n, err := jsonschema.CompileNode(`{"type":"object","additionalProperties":{"type":"string"}}`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -437,7 +437,6 @@ var toolAftersalesCreateTicket = &runtime.Tool{
 				{Arg: "order_id", Expr: "${input.order_id}"},
 				{Arg: "reason", Expr: "${input.reason}"},
 			},
-			After: []string{},
 		},
 		{
 			ID: "risk",
@@ -679,7 +678,6 @@ var toolAftersalesEstimateRefund = &runtime.Tool{
 				{Arg: "order_id", Expr: "${input.order_id}"},
 				{Arg: "reason", Expr: "${input.reason}"},
 			},
-			After: []string{},
 		},
 		{
 			ID: "order",
@@ -700,7 +698,6 @@ var toolAftersalesEstimateRefund = &runtime.Tool{
 				{Arg: "orderId", Expr: "${input.order_id}"},
 			},
 			Optional: true,
-			After:    []string{},
 		},
 	},
 	Output: &runtime.Output{
@@ -1119,7 +1116,6 @@ var toolAftersalesQueryTicket = &runtime.Tool{
 				{Arg: "X-Customer-Id", Expr: "${identity.sub}"},
 				{Arg: "ticketId", Expr: "${input.ticket_id}"},
 			},
-			After: []string{},
 		},
 		{
 			ID: "progress",
@@ -1140,7 +1136,6 @@ var toolAftersalesQueryTicket = &runtime.Tool{
 				{Arg: "ticketId", Expr: "${input.ticket_id}"},
 			},
 			Optional: true,
-			After:    []string{},
 		},
 	},
 	Output: &runtime.Output{

@@ -395,7 +395,6 @@ var toolPetstoreGetPet = &runtime.Tool{
 			Args: []runtime.Binding{
 				{Arg: "petId", Expr: "${input.pet_id}"},
 			},
-			After: []string{},
 		},
 		{
 			ID: "stock",
@@ -408,7 +407,6 @@ var toolPetstoreGetPet = &runtime.Tool{
 				},
 			},
 			Optional: true,
-			After:    []string{},
 		},
 	},
 	Output: &runtime.Output{

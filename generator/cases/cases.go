@@ -19,7 +19,9 @@ package cases
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	goruntime "runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -28,6 +30,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 )
 
@@ -238,7 +241,7 @@ func (b *builder) noInput(root map[string]any) *caseError {
 		name, _ := r.(string)
 		if _, ok := b.synth.value(mapOf(props[name]), false, 1); !ok {
 			schema := encodeArgs(props[name])
-			return &caseError{fmt.Sprintf("no valid value can be built for its required input %q (schema %s), so it cannot be called or tested", name, clip(schema, 300)),
+			return &caseError{fmt.Sprintf("no valid value can be built for its required input %q (schema %s), so it cannot be called or tested", name, oa2mcpimpl.Clip(schema, 300)),
 				fmt.Sprintf("give input %s an example that its schema accepts (input: %s: examples:), or loosen its pattern or bounds", name, name)}
 		}
 	}
@@ -314,7 +317,7 @@ func (b *builder) invalid(normal oa2mcptest.Case) []oa2mcptest.Case {
 		out = append(out, mk("missing "+r, a, r))
 		break
 	}
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		if wrong, ok := wrongType(typeOf(b.synth.resolve(mapOf(props[name])))); ok && name != "action" {
 			a := copyArgs(args)
 			a[name] = wrong
@@ -433,7 +436,7 @@ func (b *builder) faults(normal oa2mcptest.Case) []oa2mcptest.Case {
 	for _, code := range statuses {
 		if !seen[code] {
 			seen[code] = true
-			add(fmt.Sprintf("upstream %d", code), oa2mcptest.FaultStatus(code), runtime.ErrorKindForStatus(code))
+			add(fmt.Sprintf("upstream %d", code), oa2mcptest.FaultStatus(code), oa2mcpimpl.ErrorKindForStatus(code))
 		}
 	}
 	add("upstream timeout", oa2mcptest.FaultTimeout, runtime.KindTimeout)
@@ -450,15 +453,6 @@ func copyArgs(a map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func sortedStrings(l []any) []string {
@@ -480,13 +474,6 @@ func wrongType(t string) (any, bool) {
 		return "not-a-" + t, true
 	}
 	return nil, false
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // joinNames lists names for a message.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 )
 
@@ -21,9 +22,9 @@ func discoveryCases(srv *ir.Server) ([]oa2mcptest.Case, []string) {
 	}
 	first := d.Operations[0].Tool.Name
 	out := []oa2mcptest.Case{
-		{Tool: d.Prefix + runtime.SearchToolName, Name: "search", Args: encodeArgs(map[string]any{"query": first})},
-		{Tool: d.Prefix + runtime.DescribeToolName, Name: "describe " + first, Args: encodeArgs(map[string]any{"name": first}), WantText: []string{first}},
-		{Tool: d.Prefix + runtime.CallToolName, Name: "unknown operation", Args: `{"name":"oa2mcp_no_such_operation"}`, WantError: true, WantKind: runtime.KindNotFound},
+		{Tool: d.Prefix + oa2mcpimpl.SearchToolName, Name: "search", Args: encodeArgs(map[string]any{"query": first})},
+		{Tool: d.Prefix + oa2mcpimpl.DescribeToolName, Name: "describe " + first, Args: encodeArgs(map[string]any{"name": first}), WantText: []string{first}},
+		{Tool: d.Prefix + oa2mcpimpl.CallToolName, Name: "unknown operation", Args: `{"name":"oa2mcp_no_such_operation"}`, WantError: true, WantKind: runtime.KindNotFound},
 	}
 	perOp := make([]oa2mcptest.Case, len(d.Operations))
 	failed := make([]string, len(d.Operations))
@@ -44,7 +45,7 @@ func discoveryCases(srv *ir.Server) ([]oa2mcptest.Case, []string) {
 			failed[i] = op.Name
 			return
 		}
-		perOp[i] = oa2mcptest.Case{Tool: d.Prefix + runtime.CallToolName, Name: "call " + op.Name,
+		perOp[i] = oa2mcptest.Case{Tool: d.Prefix + oa2mcpimpl.CallToolName, Name: "call " + op.Name,
 			Args: encodeArgs(map[string]any{"name": op.Name, "arguments": json.RawMessage(c.Args)}), WantUpstream: true}
 	})
 	var bad []string

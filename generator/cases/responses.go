@@ -9,6 +9,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 )
 
@@ -27,9 +28,9 @@ func responses(srv *ir.Server, problems *diag.List) map[string]oa2mcptest.Respon
 		case r.Status == 204:
 		case r.Schema == "":
 			resp.Body = "{}"
-		case runtime.SequenceMedia(r.MediaType) != runtime.SequenceNone:
+		case oa2mcpimpl.SequenceMedia(r.MediaType) != runtime.SequenceNone:
 			resp.ContentType, resp.Body = r.MediaType, sequenceBody(r.MediaType, cachedBody(bodies, r.Schema, defs))
-		case !runtime.IsJSONMedia(r.MediaType) && r.MediaType != "":
+		case !oa2mcpimpl.IsJSONMedia(r.MediaType) && r.MediaType != "":
 			resp.ContentType, resp.Body = r.MediaType, "example"
 		default:
 			resp.Body = cachedBody(bodies, r.Schema, defs)
@@ -86,7 +87,7 @@ func sequenceBody(mediaType, array string) string {
 	if json.Unmarshal([]byte(array), &items) != nil {
 		return array
 	}
-	lines := runtime.SequenceMedia(mediaType) == runtime.SequenceJSONLines
+	lines := oa2mcpimpl.SequenceMedia(mediaType) == runtime.SequenceJSONLines
 	var sb strings.Builder
 	for _, item := range items {
 		if lines {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // checkSchemas compiles every tool's input and output schema with the
@@ -26,7 +26,7 @@ func checkSchemas(srv *ir.Server, problems *diag.List) bool {
 	// compiled[2i] is tool i's input schema, [2i+1] its output schema,
 	// compiled concurrently, then reported in tool order.
 	type result struct {
-		sch *runtime.Schema
+		sch *oa2mcpimpl.Schema
 		err error
 	}
 	compiled := make([]result, 2*len(srv.Tools))
@@ -37,7 +37,7 @@ func checkSchemas(srv *ir.Server, problems *diag.List) bool {
 			text = t.OutputSchema
 		}
 		if strings.TrimSpace(text) != "" {
-			compiled[k].sch, compiled[k].err = runtime.CompileSchema(text)
+			compiled[k].sch, compiled[k].err = oa2mcpimpl.CompileSchema(text)
 		}
 	})
 	for i := range srv.Tools {

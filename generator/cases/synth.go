@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 func decodeSchema(text string) (map[string]any, bool) {
@@ -50,18 +50,18 @@ func mapOf(v any) map[string]any {
 type synth struct {
 	defs      map[string]any
 	rich      bool
-	fragments *runtime.Fragments
+	fragments *oa2mcpimpl.Fragments
 	cache     map[uintptr]cached
 }
 
 // cached is a compiled schema and the schema it was compiled from.
 type cached struct {
 	m      map[string]any
-	schema *runtime.Schema
+	schema *oa2mcpimpl.Schema
 }
 
 func newSynth(root map[string]any, rich bool) *synth {
-	return &synth{defs: mapOf(root["$defs"]), rich: rich, fragments: runtime.NewFragments(root), cache: map[uintptr]cached{}}
+	return &synth{defs: mapOf(root["$defs"]), rich: rich, fragments: oa2mcpimpl.NewFragments(root), cache: map[uintptr]cached{}}
 }
 
 // valid reports whether v satisfies schema m, the root or a schema
@@ -82,7 +82,7 @@ func (s *synth) valid(m map[string]any, v any) bool {
 	if sch == nil {
 		return false
 	}
-	norm, err := runtime.DecodeJSON(encodeArgs(v))
+	norm, err := oa2mcpimpl.DecodeJSON(encodeArgs(v))
 	return err == nil && sch.Validate(norm) == nil
 }
 

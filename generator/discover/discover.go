@@ -16,7 +16,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Doc is one operation as the index reads it.
@@ -93,7 +93,7 @@ func Index(docs []Doc) (string, error) {
 	for i, d := range docs {
 		bags[i] = docBag(d)
 	}
-	return runtime.EncodeSearchIndex(len(docs), weigh(bags))
+	return oa2mcpimpl.EncodeSearchIndex(len(docs), weigh(bags))
 }
 
 // bag holds one document's term counts per field.
@@ -114,7 +114,7 @@ func newBag() *bag {
 // addText counts the terms of text in field f, with the compounds of
 // neighbouring words within one identifier.
 func (b *bag) addText(f int, text string, once bool) {
-	for _, g := range runtime.SearchTermGroups(text) {
+	for _, g := range oa2mcpimpl.SearchTermGroups(text) {
 		for i, t := range g {
 			b.add(f, t, 1, once)
 			if i > 0 {
@@ -148,7 +148,7 @@ func docBag(d Doc) *bag {
 		summary, desc = firstSentence(desc)
 	}
 	b.addText(fieldSummary, summary, false)
-	b.addText(fieldDescription, clipText(desc, maxDescription), false)
+	b.addText(fieldDescription, oa2mcpimpl.Clip(desc, maxDescription), false)
 	for _, t := range d.Tags {
 		b.addText(fieldTags, t, true)
 	}
@@ -198,16 +198,17 @@ func methodVerbs(method, path string) []string {
 // mentionsDeprecation spots operations a spec deprecates in prose only
 // ("deprecated: use the 'watch' parameter", "This endpoint is deprecated").
 func mentionsDeprecation(text string) bool {
-	head := strings.ToLower(clipText(text, 200))
+	head := strings.ToLower(oa2mcpimpl.Clip(text, 200))
 	return strings.Contains(head, "deprecated")
 }
 
-// firstSentence splits text after its first sentence: an operation
-// without a summary usually opens its description with one.
+// firstSentence splits text after its first sentence (by the shared
+// sentence rule): an operation without a summary usually opens its
+// description with one.
 func firstSentence(text string) (string, string) {
 	text = strings.TrimSpace(text)
-	if i := strings.Index(text, ". "); i >= 0 && i < 200 {
-		return text[:i+1], text[i+2:]
+	if i := oa2mcpimpl.SentenceEnd(text); i >= 0 && i < 200 {
+		return text[:i+1], strings.TrimSpace(text[i+1:])
 	}
 	if len(text) <= 200 {
 		return text, ""
@@ -215,20 +216,8 @@ func firstSentence(text string) (string, string) {
 	return "", text
 }
 
-// clipText keeps at most n bytes of text, cut at a space.
-func clipText(text string, n int) string {
-	if len(text) <= n {
-		return text
-	}
-	cut := text[:n]
-	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
-		cut = cut[:i]
-	}
-	return cut
-}
-
 // weigh turns the documents' counts into BM25F term weights.
-func weigh(bags []*bag) []runtime.IndexTerm {
+func weigh(bags []*bag) []oa2mcpimpl.IndexTerm {
 	var avg [numFields]float64
 	for _, b := range bags {
 		for f := range avg {
@@ -238,7 +227,7 @@ func weigh(bags []*bag) []runtime.IndexTerm {
 	for f := range avg {
 		avg[f] = max(avg[f]/float64(max(len(bags), 1)), 1)
 	}
-	postings := map[string][]runtime.Posting{}
+	postings := map[string][]oa2mcpimpl.Posting{}
 	fw := weights()
 	for op, b := range bags {
 		for _, t := range b.terms() {
@@ -252,7 +241,7 @@ func weigh(bags []*bag) []runtime.IndexTerm {
 			if b.deprecated {
 				w *= deprecatedFactor
 			}
-			postings[t] = append(postings[t], runtime.Posting{Op: op, Weight: w})
+			postings[t] = append(postings[t], oa2mcpimpl.Posting{Op: op, Weight: w})
 		}
 	}
 	return terms(postings, len(bags))
@@ -260,17 +249,17 @@ func weigh(bags []*bag) []runtime.IndexTerm {
 
 // terms sorts the postings by term and adds each term's inverse
 // document frequency.
-func terms(postings map[string][]runtime.Posting, n int) []runtime.IndexTerm {
+func terms(postings map[string][]oa2mcpimpl.Posting, n int) []oa2mcpimpl.IndexTerm {
 	names := make([]string, 0, len(postings))
 	for t := range postings {
 		names = append(names, t)
 	}
 	sort.Strings(names)
-	out := make([]runtime.IndexTerm, 0, len(names))
+	out := make([]oa2mcpimpl.IndexTerm, 0, len(names))
 	for _, t := range names {
 		df := float64(len(postings[t]))
 		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
-		out = append(out, runtime.IndexTerm{Term: t, IDF: idf, Postings: postings[t]})
+		out = append(out, oa2mcpimpl.IndexTerm{Term: t, IDF: idf, Postings: postings[t]})
 	}
 	return out
 }

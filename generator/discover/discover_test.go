@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // weightOf returns the weight of term for each document of docs.
@@ -63,7 +64,7 @@ func TestIndexEncodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := runtime.NewSearcher(&runtime.Discovery{Index: idx, Operations: []*runtime.Discoverable{{Tool: &runtime.Tool{Name: "list_pods", Op: &runtime.Operation{OperationID: "listPods"}}}}})
+	s, err := oa2mcpimpl.NewSearcher(&runtime.Discovery{Index: idx, Operations: []*runtime.Discoverable{{Tool: &runtime.Tool{Name: "list_pods", Op: &runtime.Operation{OperationID: "listPods"}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

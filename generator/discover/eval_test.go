@@ -16,6 +16,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/internal/strictyaml"
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // The evaluation set (testdata/discovery/eval/*.yaml): requests as users
@@ -49,7 +50,7 @@ type evalSpec struct {
 	name     string
 	set      evalSet
 	def      *runtime.Discovery
-	searcher *runtime.Searcher
+	searcher *oa2mcpimpl.Searcher
 }
 
 // recall is how a spec's requests fared.
@@ -120,7 +121,7 @@ func buildSpec(file, corpus string) (*evalSpec, error) {
 		return nil, fmt.Errorf("%s: %v", es.set.Spec, problems.Errors())
 	}
 	es.def = srv.Discovery
-	if es.searcher, err = runtime.NewSearcher(es.def); err != nil {
+	if es.searcher, err = oa2mcpimpl.NewSearcher(es.def); err != nil {
 		return nil, err
 	}
 	return es, es.check()

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Vocabulary beyond the spec's own words. A request says "machines" where
@@ -48,8 +48,8 @@ func readVocabulary(name, text string, out map[string][]string) error {
 			continue
 		}
 		concept, words, ok := strings.Cut(line, ":")
-		key := runtime.SearchTerms(concept)
-		related := runtime.SearchTerms(words)
+		key := oa2mcpimpl.SearchTerms(concept)
+		related := oa2mcpimpl.SearchTerms(words)
 		if !ok || len(key) != 1 || len(related) == 0 {
 			return fmt.Errorf("%s:%d: want \"concept: words\" with one concept word and at least one related word, got %q", name, i+1, line)
 		}

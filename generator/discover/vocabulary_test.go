@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // TestVocabularyTables reads both tables and refuses a malformed line
@@ -78,6 +78,6 @@ func indexTerms(t *testing.T, docs []Doc) map[string][]float64 {
 
 // stable reports whether a stem is its own search term.
 func stable(stem string) bool {
-	t := runtime.SearchTerms(stem)
+	t := oa2mcpimpl.SearchTerms(stem)
 	return len(t) == 1 && t[0] == stem
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Discovery mode renders its operations like tools, one variable each in
@@ -127,6 +128,6 @@ func discoveryDoc(srv *ir.Server) *docDiscovery {
 	if d == nil {
 		return nil
 	}
-	return &docDiscovery{Operations: len(d.Operations), Search: d.Prefix + runtime.SearchToolName,
-		Describe: d.Prefix + runtime.DescribeToolName, Call: d.Prefix + runtime.CallToolName}
+	return &docDiscovery{Operations: len(d.Operations), Search: d.Prefix + oa2mcpimpl.SearchToolName,
+		Describe: d.Prefix + oa2mcpimpl.DescribeToolName, Call: d.Prefix + oa2mcpimpl.CallToolName}
 }

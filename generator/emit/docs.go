@@ -10,6 +10,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 	"github.com/oa2mcp/oa2mcp/templates"
 )
 
@@ -66,7 +67,7 @@ func stdioCallerExample(srv *ir.Server) string {
 		return ""
 	}
 	slices.Sort(claims)
-	return runtime.StdioCallerSetting(srv.EnvPrefix, claims)
+	return oa2mcpimpl.StdioCallerSetting(srv.EnvPrefix, claims)
 }
 
 // addDocs renders README.md and .mcp.json into files.

@@ -42,6 +42,8 @@ const toolsPerFile = 100
 const (
 	mcpPath     = "github.com/modelcontextprotocol/go-sdk/mcp"
 	runtimePath = "github.com/oa2mcp/oa2mcp/runtime"
+	// implPath is the door generated code uses for the version guard.
+	implPath = runtimePath + "/oa2mcpimpl"
 )
 
 // Emit returns the generated files keyed by slash-separated path relative

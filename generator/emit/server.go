@@ -7,7 +7,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // serverFile renders oa2mcp_server.go: the package documentation, the
@@ -48,15 +48,15 @@ func serverFile(srv *ir.Server) (*jen.File, error) {
 // versionGuard renders the compile-time check that the generated code
 // and the runtime agree on the contract.
 func versionGuard(f *jen.File) {
-	v := jen.Lit(runtime.MaxVersion)
+	v := jen.Lit(oa2mcpimpl.MaxVersion)
 	f.Const().Defs(
 		jen.Comment("The generated code and package runtime must agree on their contract."),
 		jen.Comment("If the next line does not compile (\"overflows\"), the runtime is older"),
 		jen.Comment("than this code: go get github.com/oa2mcp/oa2mcp/runtime@latest."),
-		jen.Id("_").Op("=").Qual(runtimePath, "EnforceVersion").Call(jen.Qual(runtimePath, "MaxVersion").Op("-").Add(v)),
+		jen.Id("_").Op("=").Qual(implPath, "EnforceVersion").Call(jen.Qual(implPath, "MaxVersion").Op("-").Add(v)),
 		jen.Comment("If this one does not compile, this code is older than the runtime"),
 		jen.Comment("serves: regenerate it with a newer oa2mcp."),
-		jen.Id("_").Op("=").Qual(runtimePath, "EnforceVersion").Call(v.Clone().Op("-").Qual(runtimePath, "MinVersion")),
+		jen.Id("_").Op("=").Qual(implPath, "EnforceVersion").Call(v.Clone().Op("-").Qual(implPath, "MinVersion")),
 	)
 	f.Line()
 }

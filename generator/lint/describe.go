@@ -9,7 +9,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Phrases the description rules look for. They are heuristics tuned to
@@ -230,7 +230,7 @@ func resourceOf(path string) (res string) {
 			}
 			continue
 		}
-		return runtime.Singular(strings.ToLower(s))
+		return oa2mcpimpl.Singular(strings.ToLower(s))
 	}
 	return res
 }

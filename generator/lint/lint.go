@@ -14,7 +14,7 @@ import (
 	"sort"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Severity is how serious a finding is.
@@ -209,7 +209,7 @@ func ListTokens(srv *ir.Server) int {
 // listedTools are the tools a client lists: the server's, plus the three
 // of discovery mode when it is on.
 func listedTools(srv *ir.Server) []ir.Tool {
-	extra := runtime.DiscoveryTools(&srv.ServerDef)
+	extra := oa2mcpimpl.DiscoveryTools(&srv.ServerDef)
 	if len(extra) == 0 {
 		return srv.Tools
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Decode errors come from kin-openapi's YAML and JSON decoders, which
@@ -175,7 +175,7 @@ func modelWords(name string) string {
 	if w, ok := modelNames[name]; ok {
 		return w
 	}
-	return runtime.WithArticle(strings.ToLower(splitCamel(strings.TrimSuffix(name, "Ref"))) + " object")
+	return oa2mcpimpl.WithArticle(strings.ToLower(splitCamel(strings.TrimSuffix(name, "Ref"))) + " object")
 }
 
 // splitCamel turns "RequestBody" into "Request Body".

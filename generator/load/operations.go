@@ -6,8 +6,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // methodOrder is the order of operations within one path; QUERY and then
@@ -242,13 +241,13 @@ func chooseMediaType(content openapi3.Content, body bool) string {
 	}
 	sort.Strings(keys)
 	prefs := []func(string) bool{
-		func(s string) bool { return runtime.MediaBase(s) == "application/json" },
-		runtime.IsJSONMedia,
+		func(s string) bool { return oa2mcpimpl.MediaBase(s) == "application/json" },
+		oa2mcpimpl.IsJSONMedia,
 	}
 	if body {
 		prefs = append(prefs,
-			func(s string) bool { return runtime.MediaBase(s) == "application/x-www-form-urlencoded" },
-			func(s string) bool { return runtime.MediaBase(s) == "multipart/form-data" })
+			func(s string) bool { return oa2mcpimpl.MediaBase(s) == "application/x-www-form-urlencoded" },
+			func(s string) bool { return oa2mcpimpl.MediaBase(s) == "multipart/form-data" })
 	}
 	prefs = append(prefs, func(s string) bool {
 		m := content[s]

@@ -3,6 +3,8 @@ package load
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -362,7 +364,7 @@ func exampleValues(v any) []any {
 	if !ok {
 		return nil
 	}
-	names := sortedKeys(m)
+	names := slices.Sorted(maps.Keys(m))
 	var out []any
 	for _, name := range names {
 		ex, isObj := m[name].(map[string]any)

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/url"
 	"os"
@@ -129,7 +130,7 @@ func markerLeak(doc *Document) string {
 		walk(s.AdditionalProperties)
 		walk(s.Not)
 	}
-	for _, name := range sortedKeys(doc.Schemas) {
+	for _, name := range slices.Sorted(maps.Keys(doc.Schemas)) {
 		walk(doc.Schemas[name])
 	}
 	for _, op := range doc.Operations {

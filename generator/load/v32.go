@@ -6,8 +6,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // OpenAPI 3.2 is read as 3.1 plus its additions. kin-openapi v0.153.0
@@ -139,7 +138,7 @@ func extString(ext map[string]any, key string) string {
 // sequentialMedia reports media types whose body is a sequence of items,
 // which OpenAPI 3.2 describes with itemSchema.
 func sequentialMedia(mt string) bool {
-	switch runtime.MediaBase(mt) {
+	switch oa2mcpimpl.MediaBase(mt) {
 	case "application/jsonl", "application/x-ndjson", "application/x-jsonlines",
 		"application/json-seq", "text/event-stream", "multipart/mixed":
 		return true
@@ -169,7 +168,7 @@ func (l *loader) querystringParams(o *Operation, ref *openapi3.ParameterRef, at 
 	mt := chooseMediaType(p.Content, false)
 	m := p.Content[mt]
 	props, required := formProperties(m)
-	if runtime.MediaBase(mt) != "application/x-www-form-urlencoded" || len(props) == 0 {
+	if oa2mcpimpl.MediaBase(mt) != "application/x-www-form-urlencoded" || len(props) == 0 {
 		l.warnAt(at, "describe the query string as separate query parameters",
 			"parameter %q in querystring is not a form-encoded object; it is left out of %s %s", p.Name, o.Method, o.RawPath)
 		return nil

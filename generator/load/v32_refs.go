@@ -3,9 +3,10 @@ package load
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/url"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -104,7 +105,7 @@ func mediaTypeMember(key, ref string, members map[string][]string) string {
 	if file, _, _ := strings.Cut(ref, "#"); file == "" {
 		keys = members[strings.TrimSuffix(ref, "/")]
 	} else if m, ok := readRefValue(key, ref).(map[string]any); ok {
-		keys = sortedKeys(m)
+		keys = slices.Sorted(maps.Keys(m))
 	}
 	for _, want := range []string{"schema", "itemSchema"} {
 		for _, k := range keys {
@@ -134,14 +135,4 @@ func valueOnLine(data []byte, off int) string {
 		end = len(data) - off
 	}
 	return strings.TrimRight(string(data[off:off+end]), "\r")
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,8 +1,10 @@
 package load
 
 import (
+	"maps"
 	"net/url"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -194,7 +196,7 @@ func TestChooseMediaType(t *testing.T) {
 	}
 	for _, tt := range tests {
 		if got := chooseMediaType(tt.content, tt.body); got != tt.want {
-			t.Errorf("%v: got %q, want %q", sortedKeys(tt.content), got, tt.want)
+			t.Errorf("%v: got %q, want %q", slices.Sorted(maps.Keys(tt.content)), got, tt.want)
 		}
 	}
 }

@@ -2,12 +2,14 @@ package mapping
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // finishActions decides, once the input rewrites are done, which inputs
@@ -43,7 +45,7 @@ func (tb *taskBuilder) finishActions(tool *ir.Tool, in *taskInput, t *overrides.
 			reads[name] = true
 		}
 		a.Inputs, a.Required = nil, nil
-		for _, name := range sortedKeys(reads) {
+		for _, name := range slices.Sorted(maps.Keys(reads)) {
 			if _, ok := in.props[name]; !ok {
 				continue // hidden: filled by the server
 			}
@@ -178,7 +180,7 @@ func inputRefs(expr string) []string {
 	if !strings.Contains(expr, "${") {
 		return nil
 	}
-	e, err := runtime.ParseExpr(expr)
+	e, err := oa2mcpimpl.ParseExpr(expr)
 	if err != nil {
 		return nil
 	}

@@ -3,11 +3,13 @@ package mapping
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Structured bindings: a map or list in step args: that holds ${...}
@@ -115,7 +117,7 @@ func (tb *taskBuilder) objectBinding(in *taskInput, info *opInfo, s *overrides.S
 	closed := target["additionalProperties"] == false
 	out := ir.Binding{}
 	ok := true
-	for _, key := range sortedKeys(x) {
+	for _, key := range slices.Sorted(maps.Keys(x)) {
 		kp := t.pos + "." + key
 		if strings.Contains(key, "${") {
 			tb.problems.Errorf(tb.ov.Pos(kp), "write the field name as text; only values may be bindings", "%s: the key %q of a bound object is a reference", t.label, key)
@@ -126,8 +128,8 @@ func (tb *taskBuilder) objectBinding(in *taskInput, info *opInfo, s *overrides.S
 		// An open object takes any field; one that lists its fields and
 		// says nothing of others most likely has a typo here.
 		if !known && (closed || len(props) > 0 && target["additionalProperties"] == nil) {
-			fix := choices("use one of", sortedKeys(props), "remove it")
-			if sug := runtime.Suggest(key, sortedKeys(props)); sug != "" {
+			fix := choices("use one of", slices.Sorted(maps.Keys(props)), "remove it")
+			if sug := oa2mcpimpl.Suggest(key, slices.Sorted(maps.Keys(props))); sug != "" {
 				fix = "did you mean " + sug + "?"
 			}
 			tb.problems.Errorf(tb.ov.Pos(kp), fix, "%s.%s has no field %q", s.Operation, t.label, key)
@@ -144,14 +146,14 @@ func (tb *taskBuilder) objectBinding(in *taskInput, info *opInfo, s *overrides.S
 		out.Fields = append(out.Fields, b)
 	}
 	var missing []string
-	for _, name := range sortedKeys(req) {
+	for _, name := range slices.Sorted(maps.Keys(req)) {
 		if _, given := x[name]; !given {
 			missing = append(missing, name)
 		}
 	}
 	if len(missing) > 0 {
 		tb.problems.Errorf(tb.ov.Pos(t.pos), "add "+strings.Join(missing, ", ")+" to the map, e.g. "+missing[0]+": ${input."+missing[0]+"}",
-			"the object bound to %s.%s lacks the field%s it requires: %s", s.Operation, t.label, plural(len(missing)), joinList(missing))
+			"the object bound to %s.%s lacks the field%s it requires: %s", s.Operation, t.label, plural(len(missing)), oa2mcpimpl.JoinList(missing))
 		ok = false
 	}
 	return out, ok

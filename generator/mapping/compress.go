@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // schemaBudget is the compact size above which a tool's input schema is
@@ -171,11 +173,11 @@ func shortenTopDescriptions(root map[string]any) {
 	for _, p := range props {
 		if pm, ok := p.(map[string]any); ok {
 			if d, ok := pm["description"].(string); ok {
-				short := firstSentence(d, 150)
+				short := oa2mcpimpl.FirstSentence(d, 150)
 				if loc := unionNote.FindStringIndex(d); loc != nil && !strings.Contains(short, d[loc[0]:]) {
 					// The variants' names are all the model learns of a
 					// summarised union: they stay.
-					short = strings.TrimSpace(firstSentence(d[:loc[0]], 150) + " " + d[loc[0]:])
+					short = strings.TrimSpace(oa2mcpimpl.FirstSentence(d[:loc[0]], 150) + " " + d[loc[0]:])
 				}
 				pm["description"] = short
 			}

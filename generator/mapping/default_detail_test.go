@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // detailDoc is a document whose default tools must keep detail: $ref
@@ -109,8 +109,8 @@ func TestIsJSONMedia(t *testing.T) {
 		"application/json; charset=utf-8": true, "APPLICATION/GEO+JSON": true, "text/json": true,
 		"application/jsonl": false, "text/csv": false, "application/xml": false, "application/json-seq": false,
 	} {
-		if got := runtime.IsJSONMedia(mt); got != want {
-			t.Errorf("runtime.IsJSONMedia(%q) = %v", mt, got)
+		if got := oa2mcpimpl.IsJSONMedia(mt); got != want {
+			t.Errorf("oa2mcpimpl.IsJSONMedia(%q) = %v", mt, got)
 		}
 	}
 }
@@ -183,7 +183,7 @@ func TestFirstSentenceAbbreviations(t *testing.T) {
 		"One (i.e. the first). Two.":                    "One (i.e. the first).",
 		"Plain. Two.":                                   "Plain.",
 	} {
-		if got := firstSentence(in, 120); got != want {
+		if got := oa2mcpimpl.FirstSentence(in, 120); got != want {
 			t.Errorf("%q: %q", in, got)
 		}
 	}

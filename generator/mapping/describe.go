@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Description limits keep tools/list small: the model reads every byte of
@@ -98,11 +98,11 @@ func synthDescription(name string, s *load.Schema, w *schemaWriter) string {
 	if words == "" {
 		words = name
 	}
-	desc := fmt.Sprintf("The %s, as %s.", words, runtime.WithArticle(typeSummary(s, w)))
+	desc := fmt.Sprintf("The %s, as %s.", words, oa2mcpimpl.WithArticle(typeSummary(s, w)))
 	if values := itemEnum(s, w); values != "" {
 		// One sentence, so that the values survive when compression keeps
 		// only the first sentence and drops the items' enum.
-		return fmt.Sprintf("The %s, as %s, each one of: %s.", words, runtime.WithArticle(typeSummary(s, w)), values)
+		return fmt.Sprintf("The %s, as %s, each one of: %s.", words, oa2mcpimpl.WithArticle(typeSummary(s, w)), values)
 	}
 	if r := w.resolve(s); r != nil {
 		if f := formatHint(r.Format); f != "" {
@@ -131,7 +131,7 @@ func itemEnum(s *load.Schema, w *schemaWriter) string {
 
 // synthDescriptionText describes a property known only by name and type.
 func synthDescriptionText(name, typ string) string {
-	return fmt.Sprintf("The %s, as %s.", strings.ToLower(humanize(SnakeCase(name))), runtime.WithArticle(typ))
+	return fmt.Sprintf("The %s, as %s.", strings.ToLower(humanize(SnakeCase(name))), oa2mcpimpl.WithArticle(typ))
 }
 
 // formatHint explains common formats with an example value.
@@ -168,13 +168,13 @@ func enumList(values []any) string {
 // its side effects. It never describes the tool by URL or HTTP verb.
 func toolDescription(op *load.Operation, notes []paramNote, w *schemaWriter) string {
 	var parts []string
-	summary := sentence(plainText(op.Summary))
-	prose := plainText(op.Description)
+	summary := sentence(oa2mcpimpl.PlainText(op.Summary))
+	prose := oa2mcpimpl.PlainText(op.Description)
 	switch {
 	case summary != "" && prose != "" && !strings.HasPrefix(prose, strings.TrimSuffix(summary, ".")):
-		parts = append(parts, summary, clip(sentence(prose), maxSpecProse))
+		parts = append(parts, summary, oa2mcpimpl.Clip(sentence(prose), maxSpecProse))
 	case prose != "":
-		parts = append(parts, clip(sentence(prose), maxSpecProse))
+		parts = append(parts, oa2mcpimpl.Clip(sentence(prose), maxSpecProse))
 	case summary != "":
 		parts = append(parts, summary)
 	default:
@@ -188,7 +188,7 @@ func toolDescription(op *load.Operation, notes []paramNote, w *schemaWriter) str
 	if op.Deprecated {
 		parts = append(parts, "Deprecated: prefer another tool for this task where one exists.")
 	}
-	return clip(strings.Join(nonEmpty(parts), " "), maxToolDescription)
+	return oa2mcpimpl.Clip(strings.Join(nonEmpty(parts), " "), maxToolDescription)
 }
 
 // derivedPurpose says what an undocumented operation does from its
@@ -204,7 +204,7 @@ func derivedPurpose(op *load.Operation) string {
 	// appointment by its id", not "delete appointments by its id".
 	item := resource
 	if one {
-		item = runtime.WithArticle(singular(resource))
+		item = oa2mcpimpl.WithArticle(singular(resource))
 	}
 	switch op.Method {
 	case "GET":
@@ -230,7 +230,7 @@ func derivedPurpose(op *load.Operation) string {
 // ("pet categories" → "pet category"), by the runtime's rule.
 func singular(words string) string {
 	i := strings.LastIndexByte(words, ' ') + 1
-	return words[:i] + runtime.Singular(words[i:])
+	return words[:i] + oa2mcpimpl.Singular(words[i:])
 }
 
 // resourceWords returns the last literal path segments as words and the
@@ -267,7 +267,7 @@ func paramSentence(notes []paramNote) string {
 	if len(req) == 0 {
 		return ""
 	}
-	return "Requires " + joinList(capList(req, maxListedParams)) + "."
+	return "Requires " + oa2mcpimpl.JoinList(capList(req, maxListedParams)) + "."
 }
 
 func capList(items []string, max int) []string {
@@ -286,7 +286,7 @@ func returnsSentence(op *load.Operation, w *schemaWriter) string {
 	if r == nil {
 		return ""
 	}
-	desc := clip(sentence(plainText(r.Description)), 200)
+	desc := oa2mcpimpl.Clip(sentence(oa2mcpimpl.PlainText(r.Description)), 200)
 	switch {
 	case r.Schema == nil && r.Status == "204":
 		return "Returns no content on success."
@@ -332,12 +332,12 @@ func streamWords(r *load.Response, w *schemaWriter) string {
 // or a wildcard ("*/*", which some generators write for JSON), or none
 // declared.
 func describedBySchema(mt string) bool {
-	return mt == "" || runtime.IsJSONMedia(mt) || strings.Contains(mt, "*")
+	return mt == "" || oa2mcpimpl.IsJSONMedia(mt) || strings.Contains(mt, "*")
 }
 
 // mediaWords names a non-JSON body by its media type.
 func mediaWords(mt string) string {
-	base := runtime.MediaBase(mt)
+	base := oa2mcpimpl.MediaBase(mt)
 	switch {
 	case strings.HasPrefix(base, "text/"), strings.HasSuffix(base, "+xml"), base == "application/xml":
 		return "text (" + base + ")"
@@ -363,14 +363,14 @@ func shapeWords(s *load.Schema, w *schemaWriter) string {
 		names = r.PropertyOrder // with additionalProperties, say
 	}
 	if len(names) == 0 {
-		return runtime.WithArticle(typeSummary(s, w))
+		return oa2mcpimpl.WithArticle(typeSummary(s, w))
 	}
 	more := ""
 	if len(names) > maxListedFields {
 		more = fmt.Sprintf(" and %d more", len(names)-maxListedFields)
 		names = names[:maxListedFields]
 	}
-	return runtime.WithArticle(typeSummary(s, w)) + " with fields " + strings.Join(names, ", ") + more
+	return oa2mcpimpl.WithArticle(typeSummary(s, w)) + " with fields " + strings.Join(names, ", ") + more
 }
 
 // effectSentence says what a call changes, from the method's semantics:

@@ -11,6 +11,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/overrides"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Discovery mode: the operations no task tool uses are not tools but
@@ -102,7 +103,7 @@ func checkReserved(tools []ir.Tool, prefix string, problems *diag.List) {
 		p = SnakeCase(prefix) + "_"
 	}
 	for _, t := range tools {
-		for _, base := range []string{runtime.SearchToolName, runtime.DescribeToolName, runtime.CallToolName} {
+		for _, base := range []string{oa2mcpimpl.SearchToolName, oa2mcpimpl.DescribeToolName, oa2mcpimpl.CallToolName} {
 			if t.Name == p+base {
 				problems.Errorf(t.Pos, "rename the tool", "tool %s has the name of a discovery tool", t.Name)
 			}
@@ -120,9 +121,9 @@ func discoverable(info *opInfo, tool ir.Tool) *runtime.Discoverable {
 	if ret != "" {
 		t.Description = strings.TrimSpace(strings.Replace(t.Description, " "+ret, "", 1))
 	}
-	if plainText(info.op.Summary) == "" {
-		if s := firstSentenceOf(plainText(info.op.Description)); s != "" {
-			t.Title = clip(s, maxHitSummary)
+	if oa2mcpimpl.PlainText(info.op.Summary) == "" {
+		if s := firstSentenceOf(oa2mcpimpl.PlainText(info.op.Description)); s != "" {
+			t.Title = oa2mcpimpl.Clip(s, maxHitSummary)
 		}
 	}
 	return &runtime.Discoverable{Tool: &t, Returns: strings.TrimSuffix(strings.TrimPrefix(ret, "Returns "), ".")}
@@ -130,10 +131,7 @@ func discoverable(info *opInfo, tool ir.Tool) *runtime.Discoverable {
 
 // firstSentenceOf returns the first sentence of text, if short.
 func firstSentenceOf(text string) string {
-	if i := strings.Index(text, ". "); i >= 0 {
-		text = text[:i+1]
-	}
-	if len(text) > 2*maxHitSummary {
+	if text = oa2mcpimpl.FirstSentence(text, len(text)); len(text) > 2*maxHitSummary {
 		return ""
 	}
 	return text
@@ -143,7 +141,7 @@ func firstSentenceOf(text string) string {
 func indexDoc(op *load.Operation, t *runtime.Tool) discover.Doc {
 	return discover.Doc{
 		Name: t.Name, OperationID: op.ID, Method: op.Method, Path: op.Path,
-		Summary: plainText(op.Summary), Description: plainText(op.Description),
+		Summary: oa2mcpimpl.PlainText(op.Summary), Description: oa2mcpimpl.PlainText(op.Description),
 		Tags: op.Tags, Params: propertyNames(t.InputSchema), Deprecated: op.Deprecated,
 	}
 }

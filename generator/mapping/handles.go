@@ -3,13 +3,15 @@ package mapping
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // State and access settings of task tools: handle inputs and
@@ -82,7 +84,7 @@ func inlineSchema(in *taskInput, s map[string]any) map[string]any {
 
 // stateInputs applies handle:, ask: and mcp_header: to the inputs.
 func (tb *taskBuilder) stateInputs(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
-	for _, name := range sortedKeys(t.Input) {
+	for _, name := range slices.Sorted(maps.Keys(t.Input)) {
 		f := t.Input[name]
 		if f == nil || (f.Handle == "" && f.Ask == "" && f.MCPHeader == "") {
 			continue
@@ -151,7 +153,7 @@ func (tb *taskBuilder) handleInput(tool *ir.Tool, in *taskInput, final string, f
 	in.props[final] = map[string]any{
 		"type":        "string",
 		"description": fmt.Sprintf("%s Pass the %s handle (%s...) that %s returned; never a number or name you made up.", ensureDot(desc), f.Handle, ht.Prefix, strings.Join(creators, " or ")),
-		"examples":    []any{runtime.HandleExample(ht.Prefix)},
+		"examples":    []any{oa2mcpimpl.HandleExample(ht.Prefix)},
 	}
 	tool.HandleInputs = append(tool.HandleInputs, ir.HandleInput{Arg: final, Type: f.Handle})
 }
@@ -180,7 +182,7 @@ func (tb *taskBuilder) mcpHeader(in *taskInput, name, final string, f *overrides
 		tb.problems.Errorf(at, "remove mcp_header: headers are logged by gateways", "input %q is a password (format: password or writeOnly) and must not be sent as a header", final)
 	case f.Sensitive:
 		tb.problems.Errorf(at, "remove mcp_header or sensitive: true", "input %q is marked sensitive and must not be mirrored into a header", final)
-	case runtime.IsSecretName(name) || runtime.IsSecretName(final):
+	case oa2mcpimpl.IsSecretName(name) || oa2mcpimpl.IsSecretName(final):
 		tb.problems.Errorf(at, "remove mcp_header: headers are logged by gateways and proxies", "input %q looks like a secret (its name mentions a token, secret, password or key) and must not be mirrored into a header", final)
 	case tb.isSchemeParam(name):
 		tb.problems.Errorf(at, "remove mcp_header", "input %q is a security-scheme parameter and must not be mirrored into a header", final)
@@ -212,7 +214,7 @@ func (tb *taskBuilder) stateTool(tool *ir.Tool, in *taskInput, t *overrides.Tool
 				if r.Root != "input" {
 					tb.problems.Errorf(tb.ov.Pos(path+".confirm"), "use ${input.NAME} only", "confirm text reads %s; it may only read the tool's inputs", r)
 				} else if _, ok := in.props[r.Path[0]]; !ok {
-					tb.problems.Errorf(tb.ov.Pos(path+".confirm"), choices("use one of", sortedKeys(in.props), "the tool has no inputs: write the question without ${input...}"), "confirm text reads unknown input %q", r.Path[0])
+					tb.problems.Errorf(tb.ov.Pos(path+".confirm"), choices("use one of", slices.Sorted(maps.Keys(in.props)), "the tool has no inputs: write the question without ${input...}"), "confirm text reads unknown input %q", r.Path[0])
 				}
 			}
 		}
@@ -224,7 +226,7 @@ func (tb *taskBuilder) stateTool(tool *ir.Tool, in *taskInput, t *overrides.Tool
 		for _, a := range tool.Asks {
 			names = append(names, a.Arg)
 		}
-		tool.Description += fmt.Sprintf(" If you leave out %s, the user is asked for it.", joinList(names))
+		tool.Description += fmt.Sprintf(" If you leave out %s, the user is asked for it.", oa2mcpimpl.JoinList(names))
 	}
 	if len(t.Scopes) > 0 {
 		tool.Scopes = append([]string(nil), t.Scopes...)
@@ -341,7 +343,7 @@ func (tb *taskBuilder) finishState(srv *ir.Server) {
 	for _, h := range ov.Server.AllowRedirectHosts {
 		srv.RedirectHosts = append(srv.RedirectHosts, strings.ToLower(h))
 	}
-	for _, name := range sortedKeys(ov.Handles) {
+	for _, name := range slices.Sorted(maps.Keys(ov.Handles)) {
 		h := ov.Handles[name]
 		if h == nil {
 			continue

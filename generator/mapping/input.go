@@ -7,7 +7,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Input schema assembly.
@@ -99,7 +99,7 @@ func (b *inputBuilder) params(op *load.Operation, skip func(*load.Parameter) boo
 				// A required list sent empty is "type=": no value at all.
 				schema["minItems"] = 1
 			}
-			b.add(name, schema, clip(b.w.text.plain(p.Description), maxTopDescLen), required, p.Schema)
+			b.add(name, schema, oa2mcpimpl.Clip(b.w.text.plain(p.Description), maxTopDescLen), required, p.Schema)
 			out = append(out, ir.Param{
 				Name: p.Name, Arg: name, In: loc, Style: p.Style, Explode: p.Explode,
 				AllowReserved: p.AllowReserved, Required: required,
@@ -142,7 +142,7 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 	} else {
 		schema = map[string]any{"type": "string"}
 	}
-	desc := clip(plainText(rb.Description), maxTopDescLen)
+	desc := oa2mcpimpl.Clip(oa2mcpimpl.PlainText(rb.Description), maxTopDescLen)
 	if desc == "" {
 		desc = fmt.Sprintf("Request body, sent as %s.", out.MediaType)
 	}
@@ -225,7 +225,7 @@ func (b *inputBuilder) schema() map[string]any {
 // as a raw string, such a body made the model write JSON inside a string
 // and the request carried the invalid Content-Type "*/*".
 func (b *inputBuilder) bodyMediaType(rb *load.RequestBody) string {
-	mt := runtime.MediaBase(rb.MediaType)
+	mt := oa2mcpimpl.MediaBase(rb.MediaType)
 	if mt != "*/*" && mt != "application/*" {
 		return rb.MediaType
 	}
@@ -237,8 +237,8 @@ func (b *inputBuilder) bodyMediaType(rb *load.RequestBody) string {
 }
 
 func isStructuredMedia(mt string) bool {
-	base := runtime.MediaBase(mt)
-	return runtime.IsJSONMedia(base) || base == "application/x-www-form-urlencoded" || base == "multipart/form-data"
+	base := oa2mcpimpl.MediaBase(mt)
+	return oa2mcpimpl.IsJSONMedia(base) || base == "application/x-www-form-urlencoded" || base == "multipart/form-data"
 }
 
 func stringSet(list []string) map[string]bool {

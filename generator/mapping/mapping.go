@@ -13,6 +13,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/overrides"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Config holds the settings that shape the server.
@@ -250,8 +251,8 @@ func defaultServerName(title string) string {
 
 func instructions(doc *load.Document) string {
 	text := "Tools for " + doc.Title + "."
-	if d := plainText(doc.Description); d != "" {
-		text += " " + clip(sentence(d), 800)
+	if d := oa2mcpimpl.PlainText(doc.Description); d != "" {
+		text += " " + oa2mcpimpl.Clip(sentence(d), 800)
 	}
 	return text
 }
@@ -370,8 +371,8 @@ func (info *opInfo) defaultTool(name string) (ir.Tool, error) {
 }
 
 func toolTitle(op *load.Operation, name string) string {
-	if s := plainText(op.Summary); s != "" {
-		return clip(strings.TrimSuffix(s, "."), 80)
+	if s := oa2mcpimpl.PlainText(op.Summary); s != "" {
+		return oa2mcpimpl.Clip(strings.TrimSuffix(s, "."), 80)
 	}
 	return humanize(name)
 }

@@ -2,12 +2,14 @@ package mapping
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Result paths of the override file (output.pick, output.list.path and
@@ -57,7 +59,7 @@ func (tb *taskBuilder) checkTotal(w *schemaWriter, base *load.Schema, total, at 
 	}
 	s := tb.walkPath(w, base, total, at, "the total count")
 	if r := w.resolve(s); r != nil && r.Type != "" && r.Type != "integer" && r.Type != "number" {
-		tb.problems.Errorf(tb.ov.Pos(at), "point total at the number of items in all", "output.list.total %q is %s, not a number", total, runtime.WithArticle(r.Type))
+		tb.problems.Errorf(tb.ov.Pos(at), "point total at the number of items in all", "output.list.total %q is %s, not a number", total, oa2mcpimpl.WithArticle(r.Type))
 	}
 }
 
@@ -65,7 +67,7 @@ func (tb *taskBuilder) checkTotal(w *schemaWriter, base *load.Schema, total, at 
 // tool's inputs, as the model sees them.
 func (tb *taskBuilder) checkPageInput(in *taskInput, name, at string) {
 	if _, ok := in.props[name]; name != "" && !ok {
-		tb.problems.Errorf(tb.ov.Pos(at), fieldsFix(name, sortedKeys(in.props)), "output.list.page_input %q is not an input of the tool", name)
+		tb.problems.Errorf(tb.ov.Pos(at), fieldsFix(name, slices.Sorted(maps.Keys(in.props))), "output.list.page_input %q is not an input of the tool", name)
 	}
 }
 
@@ -78,8 +80,8 @@ func (tb *taskBuilder) checkHints(u *shaped, in *taskInput) {
 	}
 	w := newSchemaWriter(tb.doc, false, nil)
 	base := tb.resultSchemaOf(u)
-	inputs := sortedKeys(in.props)
-	for _, name := range sortedKeys(u.file.Hints) {
+	inputs := slices.Sorted(maps.Keys(in.props))
+	for _, name := range slices.Sorted(maps.Keys(u.file.Hints)) {
 		at := u.path + ".output.hints." + name
 		expr, err := overrides.ParseExpr(u.file.Hints[name])
 		if err != nil {
@@ -163,7 +165,7 @@ func where(walked []string) string {
 
 // fieldsFix suggests the closest field, or lists the fields.
 func fieldsFix(name string, names []string) string {
-	if s := runtime.Suggest(name, names); s != "" {
+	if s := oa2mcpimpl.Suggest(name, names); s != "" {
 		return "did you mean " + s + "?"
 	}
 	if len(names) > 12 {

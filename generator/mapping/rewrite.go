@@ -3,13 +3,15 @@ package mapping
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // rewriteInputs applies an input: section (a tool's, or one action's,
@@ -35,9 +37,9 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, fields map[st
 		if _, ok := in.props[name]; !ok {
 			fix := "declare it with type: to add it; the tool has no other inputs"
 			if len(in.props) > 0 {
-				fix = "declare it with type: to add it, or use one of: " + strings.Join(sortedKeys(in.props), ", ")
+				fix = "declare it with type: to add it, or use one of: " + strings.Join(slices.Sorted(maps.Keys(in.props)), ", ")
 			}
-			if s := runtime.Suggest(name, sortedKeys(in.props)); s != "" {
+			if s := oa2mcpimpl.Suggest(name, slices.Sorted(maps.Keys(in.props))); s != "" {
 				fix = "did you mean " + s + "?"
 			}
 			tb.problems.Errorf(tb.ov.Pos(fp), fix, "tool %q has no input %q", toolName, name)
@@ -60,7 +62,7 @@ func (tb *taskBuilder) rewriteInputs(tool *ir.Tool, in *taskInput, fields map[st
 // (a field of it may be renamed, fixed, dropped or flattened again), and
 // everything else by name.
 func rewriteOrder(fields map[string]*overrides.Field, in *taskInput) []string {
-	names := sortedKeys(fields)
+	names := slices.Sorted(maps.Keys(fields))
 	known := map[string]bool{}
 	for n := range in.props {
 		known[n] = true
@@ -93,7 +95,7 @@ func rewriteOrder(fields map[string]*overrides.Field, in *taskInput) []string {
 // flattenedNames are the inputs flattening an object input creates.
 func flattenedNames(schema map[string]any, defs map[string]any) []string {
 	props, _ := resolveDef(schema, defs)["properties"].(map[string]any)
-	return sortedKeys(props)
+	return slices.Sorted(maps.Keys(props))
 }
 
 func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *overrides.Field, fp string) {
@@ -170,10 +172,10 @@ func (tb *taskBuilder) narrow(in *taskInput, name string, wanted []string, at st
 		tb.problems.Errorf(tb.ov.Pos(at), "remove variants:, or put it on an input whose schema is a oneOf or anyOf", "input %q is not a union of variants", name)
 	case len(unknown) > 0:
 		fix := "name variants by schema name, title or tag value: " + strings.Join(known, ", ")
-		if sug := runtime.Suggest(unknown[0], known); sug != "" {
+		if sug := oa2mcpimpl.Suggest(unknown[0], known); sug != "" {
 			fix = "did you mean " + sug + "?"
 		}
-		tb.problems.Errorf(tb.ov.Pos(at), fix, "input %q has no variant %s", name, joinList(quoted(unknown)))
+		tb.problems.Errorf(tb.ov.Pos(at), fix, "input %q has no variant %s", name, oa2mcpimpl.JoinList(quoted(unknown)))
 	}
 }
 
@@ -259,7 +261,7 @@ func (tb *taskBuilder) flatten(tool *ir.Tool, in *taskInput, name, fp string) {
 	}
 	parentRequired := in.required[name]
 	var fields []ir.Binding
-	for _, sub := range sortedKeys(props) {
+	for _, sub := range slices.Sorted(maps.Keys(props)) {
 		if _, taken := in.props[sub]; taken {
 			tb.problems.Errorf(tb.ov.Pos(fp+".flatten"), "rename the other input first", "flattening %q: input %q exists already", name, sub)
 			return

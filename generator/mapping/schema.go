@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Bounds that keep tool schemas small enough for a model's context and
@@ -127,9 +128,9 @@ func (w *schemaWriter) annotations(s *load.Schema, out map[string]any, depth int
 	}
 	if desc != "" {
 		if depth > 0 {
-			desc = firstSentence(desc, maxNestedDescLen)
+			desc = oa2mcpimpl.FirstSentence(desc, maxNestedDescLen)
 		} else {
-			desc = clip(desc, maxTopDescLen)
+			desc = oa2mcpimpl.Clip(desc, maxTopDescLen)
 		}
 		out["description"] = desc
 	}

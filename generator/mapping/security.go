@@ -6,6 +6,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // securitySchemes maps the spec's schemes onto the kinds the runtime can
@@ -17,7 +18,7 @@ func securitySchemes(doc *load.Document, prefix string) map[string]ir.SecuritySc
 	out := map[string]ir.SecurityScheme{}
 	for name, s := range doc.SecuritySchemes {
 		env := prefix + "_" + envName(name)
-		desc := plainText(s.Description)
+		desc := oa2mcpimpl.PlainText(s.Description)
 		switch {
 		case s.Type == "apiKey" && s.ParamName != "":
 			out[name] = ir.SecurityScheme{Name: name, Kind: runtime.APIKey, In: s.In, ParamName: s.ParamName, EnvVar: env, Description: desc}

@@ -8,7 +8,7 @@ import (
 // The spec's and the override file's word on which inputs are secret:
 // they fill Tool.Sensitive, which the runtime hides in call logs and
 // removes from upstream error text. Names alone are judged at run time by
-// runtime.IsSecretName, the one name rule.
+// oa2mcpimpl.IsSecretName, the one name rule.
 
 // isSecretSchema reports whether a property schema declares a secret:
 // format password, or writeOnly (sent, never returned).

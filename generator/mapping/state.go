@@ -3,6 +3,8 @@ package mapping
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
@@ -21,7 +23,7 @@ func (tb *taskBuilder) checkHandleRef(ref overrides.Ref, at diag.Position) bool 
 	name := ref.Path[0]
 	var states []string
 	if t := tb.cur; t != nil {
-		for _, n := range sortedKeys(t.Input) {
+		for _, n := range slices.Sorted(maps.Keys(t.Input)) {
 			if f := t.Input[n]; f != nil && f.Handle != "" && tb.ov.Handles[f.Handle] != nil && tb.ov.Handles[f.Handle].State {
 				states = append(states, n)
 			}
@@ -51,12 +53,12 @@ func (tb *taskBuilder) checkHandleRef(ref overrides.Ref, at diag.Position) bool 
 // pureStateInputs starts a tool without upstream call: its handle inputs
 // and the bindings of updates_handle.
 func (tb *taskBuilder) pureStateInputs(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
-	for _, name := range sortedKeys(t.Input) {
+	for _, name := range slices.Sorted(maps.Keys(t.Input)) {
 		if f := t.Input[name]; f != nil && f.Handle != "" && f.Type == "" {
 			in.add(name, map[string]any{"type": "string"}, true, "")
 		}
 	}
-	for _, name := range sortedKeys(t.Input) {
+	for _, name := range slices.Sorted(maps.Keys(t.Input)) {
 		if f := t.Input[name]; f != nil && f.Handle == "" && f.Type != "" {
 			in.add(name, map[string]any{"type": f.Type, "description": synthDescriptionText(name, f.Type)}, false, "")
 		}
@@ -86,7 +88,7 @@ func (tb *taskBuilder) pureStateInputs(tool *ir.Tool, in *taskInput, t *override
 		if kind == "set" {
 			m = u.Set
 		}
-		for _, field := range sortedKeys(m) {
+		for _, field := range slices.Sorted(maps.Keys(m)) {
 			b, ok := tb.stateBinding(in, field, m[field], up+"."+kind+"."+field)
 			if !ok {
 				continue
@@ -115,7 +117,7 @@ func (tb *taskBuilder) pureStateInputs(tool *ir.Tool, in *taskInput, t *override
 func (tb *taskBuilder) stateBinding(in *taskInput, field string, v any, p string) (ir.Binding, bool) {
 	if obj, ok := v.(map[string]any); ok {
 		b := ir.Binding{Arg: field}
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			sub, ok := tb.stateBinding(in, k, obj[k], p+"."+k)
 			if !ok {
 				return b, false

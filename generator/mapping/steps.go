@@ -3,6 +3,7 @@ package mapping
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -10,7 +11,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // stepScope tracks the steps declared so far in one step list, so a
@@ -29,7 +30,7 @@ func (tb *taskBuilder) steps(in *taskInput, steps []*overrides.Step, path string
 		}
 		step := ir.Step{ID: s.ID, Op: info.call, Optional: s.Optional, When: s.When}
 		after := map[string]bool{}
-		for _, arg := range sortedKeys(s.Args) {
+		for _, arg := range slices.Sorted(maps.Keys(s.Args)) {
 			b, ok := tb.binding(in, info, s, arg, sp, scope, after)
 			if ok {
 				step.Args = append(step.Args, b)
@@ -46,7 +47,7 @@ func (tb *taskBuilder) steps(in *taskInput, steps []*overrides.Step, path string
 		if s.When != "" {
 			in.add(s.When, map[string]any{"type": "boolean", "description": fmt.Sprintf("Set to true to also run the %s step.", s.ID)}, false, "")
 		}
-		step.After = sortedKeys(after)
+		step.After = slices.Sorted(maps.Keys(after))
 		scope[s.ID] = info
 		out = append(out, step)
 		in.mergeDefs(info.defs)
@@ -60,8 +61,8 @@ func (tb *taskBuilder) binding(in *taskInput, info *opInfo, s *overrides.Step, a
 	rawSchema, ok := info.in.props[arg]
 	argSchema, _ := rawSchema.(map[string]any)
 	if !ok {
-		fix := choices("bind one of", sortedKeys(info.in.props), "the operation takes no inputs: remove this argument")
-		if sug := runtime.Suggest(arg, sortedKeys(info.in.props)); sug != "" {
+		fix := choices("bind one of", slices.Sorted(maps.Keys(info.in.props)), "the operation takes no inputs: remove this argument")
+		if sug := oa2mcpimpl.Suggest(arg, slices.Sorted(maps.Keys(info.in.props))); sug != "" {
 			fix = "did you mean " + sug + "?"
 		}
 		tb.problems.Errorf(tb.ov.Pos(pos), fix, "operation %s has no input %q", s.Operation, arg)
@@ -162,7 +163,7 @@ func (tb *taskBuilder) checkBodyPath(src *opInfo, ref overrides.Ref, argSchema m
 		props, _, _, ok := (&inputBuilder{w: w}).objectShape(r)
 		next, found := props[name]
 		if !ok || !found {
-			tb.problems.Errorf(at, "fields there: "+strings.Join(sortedKeys(props), ", "), "%s: the response of %s has no field %q", ref, src.op.ID, name)
+			tb.problems.Errorf(at, "fields there: "+strings.Join(slices.Sorted(maps.Keys(props)), ", "), "%s: the response of %s has no field %q", ref, src.op.ID, name)
 			return
 		}
 		s = next
@@ -188,7 +189,7 @@ func (tb *taskBuilder) checkRequiredArgs(info *opInfo, s *overrides.Step, sp str
 	sort.Strings(missing)
 	if len(missing) > 0 {
 		tb.problems.Errorf(tb.ov.Pos(sp), "bind them under args:, e.g. "+missing[0]+": ${input."+missing[0]+"}",
-			"step %q: operation %s requires %s", s.ID, s.Operation, joinList(missing))
+			"step %q: operation %s requires %s", s.ID, s.Operation, oa2mcpimpl.JoinList(missing))
 	}
 }
 
@@ -248,7 +249,7 @@ func (tb *taskBuilder) bindable(got string, argSchema map[string]any, info *opIn
 // enum input and the union of the actions' inputs.
 func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, path string) {
 	var lines []string
-	for _, name := range sortedKeys(t.Actions) {
+	for _, name := range slices.Sorted(maps.Keys(t.Actions)) {
 		a := t.Actions[name]
 		ap := path + ".actions." + name
 		act := ir.Action{Name: name, Description: strings.TrimSpace(a.Description)}
@@ -260,12 +261,12 @@ func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, 
 			}
 			sub.addOp(info, "")
 			var args []ir.Binding
-			for _, arg := range sortedKeys(info.in.props) {
+			for _, arg := range slices.Sorted(maps.Keys(info.in.props)) {
 				args = append(args, ir.Binding{Arg: arg, Expr: "${input." + arg + "}"})
 			}
 			act.Steps = []ir.Step{{ID: name, Op: info.call, Args: args}}
 			if act.Description == "" {
-				act.Description = plainText(firstNonEmpty(info.op.Summary, derivedPurpose(info.op)))
+				act.Description = oa2mcpimpl.PlainText(firstNonEmpty(info.op.Summary, derivedPurpose(info.op)))
 			}
 		} else {
 			act.Steps = tb.steps(sub, a.Steps, ap+".steps")
@@ -285,7 +286,7 @@ func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, 
 		lines = append(lines, fmt.Sprintf("%s: %s", name, strings.TrimSuffix(act.Description, ".")))
 	}
 	in.props["action"] = map[string]any{
-		"type": "string", "enum": toAny(sortedKeys(t.Actions)),
+		"type": "string", "enum": toAny(slices.Sorted(maps.Keys(t.Actions))),
 		"description": "What to do. " + strings.Join(lines, "; ") + ".",
 	}
 	in.required["action"] = true
@@ -326,7 +327,7 @@ func (tb *taskBuilder) stepsPurpose(steps []*overrides.Step) string {
 		if info == nil {
 			continue
 		}
-		p := strings.TrimSuffix(plainText(firstNonEmpty(info.op.Summary, derivedPurpose(info.op))), ".")
+		p := strings.TrimSuffix(oa2mcpimpl.PlainText(firstNonEmpty(info.op.Summary, derivedPurpose(info.op))), ".")
 		if fixed := fixedArgs(st.Args, ""); len(fixed) > 0 {
 			p += " with " + strings.Join(fixed, ", ")
 		}
@@ -342,7 +343,7 @@ func (tb *taskBuilder) stepsPurpose(steps []*overrides.Step) string {
 // operation apart.
 func fixedArgs(args map[string]any, at string) []string {
 	var out []string
-	for _, k := range sortedKeys(args) {
+	for _, k := range slices.Sorted(maps.Keys(args)) {
 		switch v := args[k].(type) {
 		case map[string]any:
 			out = append(out, fixedArgs(v, at+k+".")...)

@@ -2,6 +2,8 @@ package mapping
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -49,7 +51,7 @@ func (in *taskInput) explicitFor(action, name string) (bool, bool) {
 // mergeAction adds the inputs of one action (sub, after the action's
 // own rewrites) to the tool's.
 func (in *taskInput) mergeAction(action string, sub *taskInput) {
-	for _, n := range sortedKeys(sub.props) {
+	for _, n := range slices.Sorted(maps.Keys(sub.props)) {
 		in.add(n, sub.props[n], false, action)
 	}
 	in.mergeDefs(sub.defs)
@@ -67,7 +69,7 @@ func (in *taskInput) mergeAction(action string, sub *taskInput) {
 // addOp adds every default input of an operation (used by one-operation
 // tools and operation actions).
 func (in *taskInput) addOp(info *opInfo, action string) {
-	for _, name := range sortedKeys(info.in.props) {
+	for _, name := range slices.Sorted(maps.Keys(info.in.props)) {
 		in.add(name, info.in.props[name], info.required[name] && action == "", action)
 	}
 	in.mergeDefs(info.defs)

@@ -3,6 +3,8 @@ package mapping
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -10,7 +12,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/overrides"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // taskBuilder turns the override file's tools into IR tools.
@@ -67,7 +69,7 @@ func (tb *taskBuilder) lookup(ref, path string) *opInfo {
 	}
 	sort.Strings(keys)
 	fix := "use an operationId of the spec (or \"METHOD /path\") that select keeps"
-	if s := runtime.Suggest(ref, keys); s != "" {
+	if s := oa2mcpimpl.Suggest(ref, keys); s != "" {
 		fix = "did you mean " + s + "?"
 	}
 	tb.problems.Errorf(tb.ov.Pos(path), fix, "unknown operation %q", ref)
@@ -146,7 +148,7 @@ func (tb *taskBuilder) operationTool(tool *ir.Tool, in *taskInput, info *opInfo,
 	tool.Title = toolTitle(info.op, tool.Name)
 	tool.Description = toolDescription(info.op, info.in.descs, info.in.w)
 	var args []ir.Binding
-	for _, name := range sortedKeys(info.in.props) {
+	for _, name := range slices.Sorted(maps.Keys(info.in.props)) {
 		args = append(args, ir.Binding{Arg: name, Expr: "${input." + name + "}"})
 	}
 	tool.Steps = []ir.Step{{ID: "call", Op: info.call, Args: args}}
@@ -205,10 +207,10 @@ func (tb *taskBuilder) output(o *overrides.Output) *ir.Output {
 		return nil
 	}
 	out := &ir.Output{}
-	for _, name := range sortedKeys(o.Pick) {
+	for _, name := range slices.Sorted(maps.Keys(o.Pick)) {
 		out.Pick = append(out.Pick, ir.Pick{Name: name, Path: o.Pick[name]})
 	}
-	for _, name := range sortedKeys(o.Hints) {
+	for _, name := range slices.Sorted(maps.Keys(o.Hints)) {
 		out.Hints = append(out.Hints, ir.Pick{Name: name, Path: o.Hints[name]})
 	}
 	if o.List != nil {
@@ -234,7 +236,7 @@ func (tb *taskBuilder) describe(tool *ir.Tool, in *taskInput, t *overrides.Tool)
 		desc = tool.Description
 	}
 	if desc == "" {
-		desc = fmt.Sprintf("%s. Required inputs: %s.", humanize(t.Name), joinList(in.requiredNames()))
+		desc = fmt.Sprintf("%s. Required inputs: %s.", humanize(t.Name), oa2mcpimpl.JoinList(in.requiredNames()))
 	}
 	var notes []string
 	if o := tool.Output; o != nil && o.Limit > 0 {
@@ -287,13 +289,4 @@ func (tb *taskBuilder) stepInfos(steps []ir.Step) map[string]*opInfo {
 		out[st.ID] = tb.opInfo(&st.Op)
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

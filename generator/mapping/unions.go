@@ -2,7 +2,9 @@ package mapping
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -129,7 +131,7 @@ func discriminatorOf(shapes []map[string]any) string {
 		return ""
 	}
 	candidates := requiredSet(shapes[0])
-	for _, name := range sortedKeys(candidates) {
+	for _, name := range slices.Sorted(maps.Keys(candidates)) {
 		seen := map[string]bool{}
 		ok := true
 		for _, sh := range shapes {
@@ -204,7 +206,7 @@ func summarizeUnion(s, defs map[string]any, structure bool) string {
 	}
 	req := requiredSet(s)
 	req[disc] = true
-	names := sortedKeys(req)
+	names := slices.Sorted(maps.Keys(req))
 	list := make([]any, len(names))
 	for i, n := range names {
 		list[i] = n

@@ -3,6 +3,7 @@ package mapping
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -24,7 +25,7 @@ func applyUpstreamAuth(doc *load.Document, ov *overrides.File, schemes map[strin
 	if ov == nil {
 		return
 	}
-	for _, name := range sortedKeys(ov.Server.UpstreamAuth) {
+	for _, name := range slices.Sorted(maps.Keys(ov.Server.UpstreamAuth)) {
 		a, at := ov.Server.UpstreamAuth[name], ov.Pos("server.upstream_auth."+name)
 		if a == nil {
 			continue

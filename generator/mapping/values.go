@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Values written in the override file (constants bound to arguments,
@@ -27,11 +27,11 @@ func valueProblem(schema, defs map[string]any, v any) string {
 		}
 		root["$defs"] = defs
 	}
-	sch, err := runtime.CompileSchemaValue(root)
+	sch, err := oa2mcpimpl.CompileSchemaValue(root)
 	if err != nil {
 		return "" // an uncompilable schema is reported by the schema check
 	}
-	norm, err := runtime.DecodeJSON(mustMarshal(v))
+	norm, err := oa2mcpimpl.DecodeJSON(mustMarshal(v))
 	if err != nil {
 		return ""
 	}
@@ -95,7 +95,7 @@ func describeSchema(s map[string]any) string {
 	if t == "" {
 		t = "value"
 	}
-	out := runtime.WithArticle(t)
+	out := oa2mcpimpl.WithArticle(t)
 	if p, ok := s["pattern"].(string); ok {
 		out += " matching " + p
 	}

@@ -2,6 +2,7 @@ package ovgen
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // catalog is what the random files are written from: the operations of
@@ -66,7 +68,7 @@ func newCatalog(spec string, srv *ir.Server) *catalog {
 				op.body[b.Arg] = true
 			}
 		}
-		if r := srv.Responses[op.key]; r.Schema != "" && (r.MediaType == "" || runtime.IsJSONMedia(r.MediaType)) {
+		if r := srv.Responses[op.key]; r.Schema != "" && (r.MediaType == "" || oa2mcpimpl.IsJSONMedia(r.MediaType)) {
 			json.Unmarshal([]byte(r.Schema), &op.resp)
 		}
 		c.ops = append(c.ops, op)
@@ -190,7 +192,7 @@ func (c *catalog) fields(s map[string]any, prefix string, depth int) []field {
 	if props == nil {
 		props, union = c.commonArmProps(s), true
 	}
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		if !plainName(name) {
 			continue
 		}
@@ -259,7 +261,7 @@ func (c *catalog) lists(s map[string]any) []string {
 		return []string{""}
 	}
 	var out []string
-	for _, name := range sortedKeys(c.props(s)) {
+	for _, name := range slices.Sorted(maps.Keys(c.props(s))) {
 		if plainName(name) && c.typeOf(c.props(s)[name]) == "array" {
 			out = append(out, name)
 		}
@@ -273,7 +275,7 @@ func (c *catalog) totals(s map[string]any, list string) []string {
 		return nil
 	}
 	var out []string
-	for _, name := range sortedKeys(c.props(s)) {
+	for _, name := range slices.Sorted(maps.Keys(c.props(s))) {
 		if t := c.typeOf(c.props(s)[name]); (t == "integer" || t == "number") && plainName(name) && totalName(name) {
 			out = append(out, name)
 		}
@@ -301,13 +303,4 @@ func plainName(name string) bool {
 		}
 	}
 	return true
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

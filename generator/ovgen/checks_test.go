@@ -3,13 +3,14 @@ package ovgen
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // unit is one shaped result of a tool as the file wrote it: the tool's,
@@ -55,7 +56,7 @@ func units(tp *toolPlan) []unit {
 
 func pickPaths(o *outPlan) []string {
 	var out []string
-	for _, k := range sortedKeys(o.pick) {
+	for _, k := range slices.Sorted(maps.Keys(o.pick)) {
 		out = append(out, o.pick[k])
 	}
 	return out
@@ -89,13 +90,13 @@ func (h *harness) normalArgs(tool, action string) (map[string]any, bool) {
 		if c.Tool != tool || c.Name != name || c.WantError {
 			continue
 		}
-		v, err := runtime.DecodeJSON(c.Args)
+		v, err := oa2mcpimpl.DecodeJSON(c.Args)
 		args, _ := v.(map[string]any)
 		if err != nil || args == nil {
 			return nil, false
 		}
 		if c.Answers != "" {
-			a, _ := runtime.DecodeJSON(c.Answers)
+			a, _ := oa2mcpimpl.DecodeJSON(c.Answers)
 			answers, _ := a.(map[string]any)
 			for k, x := range answers {
 				args[k] = x
@@ -220,10 +221,10 @@ func (h *harness) checkWire(tool *ir.Tool, tp *toolPlan, args map[string]any, re
 		}
 		seen = append(seen, pathValues(r)...)
 		if len(r.body) > 0 {
-			if v, err := runtime.DecodeJSON(string(r.body)); err == nil {
+			if v, err := oa2mcpimpl.DecodeJSON(string(r.body)); err == nil {
 				m := map[string]bool{}
 				leaves(v, m)
-				seen = append(seen, sortedKeys(m)...)
+				seen = append(seen, slices.Sorted(maps.Keys(m))...)
 			}
 		}
 		for _, v := range seen {
@@ -232,7 +233,7 @@ func (h *harness) checkWire(tool *ir.Tool, tp *toolPlan, args map[string]any, re
 			}
 		}
 		if m := map[string]bool{}; r.resp != "" {
-			if v, err := runtime.DecodeJSON(r.resp); err == nil {
+			if v, err := oa2mcpimpl.DecodeJSON(r.resp); err == nil {
 				leaves(v, m)
 				for k := range m {
 					allowed[k] = true
@@ -312,12 +313,12 @@ func (h *harness) checkPicks(tool *ir.Tool, u unit, res *mcp.CallToolResult, req
 	var body any
 	for _, r := range reqs {
 		if r.op != nil && r.op.Key() == u.src.key && r.resp != "" {
-			body, _ = runtime.DecodeJSON(r.resp)
+			body, _ = oa2mcpimpl.DecodeJSON(r.resp)
 		}
 	}
 	got := structured(res)
 	var out []failure
-	for _, name := range sortedKeys(u.out.pick) {
+	for _, name := range slices.Sorted(maps.Keys(u.out.pick)) {
 		st.checks++
 		if _, ok := lookup(body, relPath(u.out.pick[name], u.prefix)); ok {
 			if _, has := got[name]; !has {
@@ -345,7 +346,7 @@ func (h *harness) checkSchema(tool *ir.Tool, u unit, res *mcp.CallToolResult, st
 			continue
 		}
 		st.checks++
-		s, err := runtime.CompileSchema(text)
+		s, err := oa2mcpimpl.CompileSchema(text)
 		if err != nil {
 			out = append(out, failure{"the output schema compiles", err.Error()})
 			continue
@@ -377,7 +378,7 @@ func (h *harness) checkSchema(tool *ir.Tool, u unit, res *mcp.CallToolResult, st
 		it, _ := items["items"].(map[string]any)
 		props = propsOf(it)
 	}
-	for _, name := range sortedKeys(u.out.pick) {
+	for _, name := range slices.Sorted(maps.Keys(u.out.pick)) {
 		st.checks++
 		s, _ := props[name].(map[string]any)
 		if u.out.pickTypes[name] != "" && untyped(s, root) {
@@ -420,7 +421,7 @@ func (h *harness) checkPaging(tool *ir.Tool, u unit, args map[string]any, st *st
 			return []failure{{"a page input has the lower bound of its kind", fmt.Sprintf("tool %s: %s is %v", tool.Name, l.pageInput, p)}}
 		}
 	}
-	base, _ := runtime.DecodeJSON(h.ir.UpstreamResponses[l.opKey].Body)
+	base, _ := oa2mcpimpl.DecodeJSON(h.ir.UpstreamResponses[l.opKey].Body)
 	var item any = map[string]any{}
 	if list, ok := lookupList(base, l.rel); ok && len(list) > 0 {
 		item = list[0]

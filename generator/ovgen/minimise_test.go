@@ -1,5 +1,10 @@
 package ovgen
 
+import (
+	"maps"
+	"slices"
+)
+
 // minimise shrinks a failing file while the same invariant still
 // breaks: it drops tools, then each tool's input entries, output keys,
 // picks, hints and actions, one at a time, keeping every cut that keeps
@@ -37,7 +42,7 @@ func cuts(p *plan) []*plan {
 		}
 	}
 	for i, t := range p.tools {
-		for _, name := range sortedKeys(t.input) {
+		for _, name := range slices.Sorted(maps.Keys(t.input)) {
 			c := p.clone()
 			delete(c.tools[i].input, name)
 			out = append(out, c)
@@ -50,7 +55,7 @@ func cuts(p *plan) []*plan {
 				ct.actions = append(ct.actions[:j:j], ct.actions[j+1:]...)
 				out = append(out, c)
 			}
-			for _, name := range sortedKeys(t.actions[j].input) {
+			for _, name := range slices.Sorted(maps.Keys(t.actions[j].input)) {
 				c := p.clone()
 				delete(c.tools[i].actions[j].input, name)
 				out = append(out, c)
@@ -71,12 +76,12 @@ func outputCuts(p *plan, i int, at func(*toolPlan) **outPlan) []*plan {
 	c := p.clone()
 	*at(c.tools[i]) = nil
 	out = append(out, c)
-	for _, name := range sortedKeys(o.pick) {
+	for _, name := range slices.Sorted(maps.Keys(o.pick)) {
 		c := p.clone()
 		delete((*at(c.tools[i])).pick, name)
 		out = append(out, c)
 	}
-	for _, name := range sortedKeys(o.hints) {
+	for _, name := range slices.Sorted(maps.Keys(o.hints)) {
 		c := p.clone()
 		delete((*at(c.tools[i])).hints, name)
 		out = append(out, c)

@@ -21,6 +21,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
 	"github.com/oa2mcp/oa2mcp/overrides"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 )
 
@@ -225,7 +226,7 @@ func structured(res *mcp.CallToolResult) map[string]any {
 	if err != nil {
 		return nil
 	}
-	v, _ := runtime.DecodeJSON(string(b))
+	v, _ := oa2mcpimpl.DecodeJSON(string(b))
 	m, _ := v.(map[string]any)
 	return m
 }

@@ -2,7 +2,9 @@ package ovgen
 
 import (
 	"fmt"
+	"maps"
 	"math/rand"
+	"slices"
 	"sort"
 	"strings"
 
@@ -253,7 +255,7 @@ func (g *gen) step(id string, op *catOp, before []*stepPlan, taken map[string]bo
 			st.when = "with_more" + strings.TrimPrefix(id, "zs")
 		}
 	}
-	for _, arg := range sortedKeys(op.inputs) {
+	for _, arg := range slices.Sorted(maps.Keys(op.inputs)) {
 		if !plainName(arg) {
 			if op.required[arg] {
 				return g.step(id, g.anyOp(true), before, taken, inputs, required, first)
@@ -325,7 +327,7 @@ func (g *gen) nestedFields(op *catOp, arg string) []string {
 		}
 	}
 	var out []string
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		t := g.cat.typeOf(props[name])
 		if !plainName(name) || t == "object" || t == "array" || t == "" {
 			if req[name] {
@@ -346,12 +348,12 @@ func emptyBodyArg(op *catOp) string {
 	if !op.write() {
 		return ""
 	}
-	for _, name := range sortedKeys(op.body) {
+	for _, name := range slices.Sorted(maps.Keys(op.body)) {
 		if op.required[name] {
 			return ""
 		}
 	}
-	for _, name := range sortedKeys(op.body) {
+	for _, name := range slices.Sorted(maps.Keys(op.body)) {
 		if plainName(name) {
 			return name
 		}
@@ -370,7 +372,7 @@ func (g *gen) fromStep(op *catOp, arg string, before []*stepPlan) string {
 	if src.optional || src.when != "" || src.op.resp == nil {
 		return ""
 	}
-	for _, name := range sortedKeys(g.cat.props(src.op.resp)) {
+	for _, name := range slices.Sorted(maps.Keys(g.cat.props(src.op.resp))) {
 		p := g.cat.resolve(g.cat.props(src.op.resp)[name])
 		if plainName(name) && g.cat.typeOf(p) == "string" && p["format"] == nil && p["enum"] == nil {
 			return "${steps." + src.id + ".body." + name + "}"
@@ -418,10 +420,10 @@ func (g *gen) actionTool(name string) *toolPlan {
 // it returns the inputs the model still sees, by final name.
 func (g *gen) rewrite(t *toolPlan, fields map[string]*fieldPlan, inputs map[string]map[string]any, required map[string]bool, taken map[string]bool) map[string]map[string]any {
 	visible := map[string]map[string]any{}
-	for _, name := range sortedKeys(inputs) {
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
 		visible[name] = inputs[name]
 	}
-	for _, name := range sortedKeys(inputs) {
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
 		if !plainName(name) || !g.chance(0.35) {
 			continue
 		}
@@ -441,7 +443,7 @@ func (g *gen) rewrite(t *toolPlan, fields map[string]*fieldPlan, inputs map[stri
 			for k, v := range g.cat.props(s) {
 				visible[k] = v
 			}
-			if kids := sortedKeys(g.cat.props(s)); *flagNested && g.chance(0.5) {
+			if kids := slices.Sorted(maps.Keys(g.cat.props(s))); *flagNested && g.chance(0.5) {
 				// Rename a flattened child: the value must still arrive.
 				kid := kids[g.pick(len(kids))]
 				if _, clash := visible[kid+"_r"]; !clash && fields[kid] == nil {
@@ -510,7 +512,7 @@ func enumValue(s map[string]any) any {
 
 // pageParams find the query parameters an operation pages by.
 func pageParams(op *catOp) (offset, number, size string) {
-	for _, name := range sortedKeys(op.params) {
+	for _, name := range slices.Sorted(maps.Keys(op.params)) {
 		p := op.params[name]
 		if p.In != "query" || p.Required || !plainName(name) {
 			continue
@@ -566,7 +568,7 @@ func (g *gen) output(op *catOp, prefix string, visible map[string]map[string]any
 		}
 	}
 	if g.chance(0.2) && len(visible) > 0 {
-		names := sortedKeys(visible)
+		names := slices.Sorted(maps.Keys(visible))
 		o.hints["h_note"] = "Asked with ${input." + names[g.pick(len(names))] + "}."
 	}
 	if o.list == nil && len(o.pick) == 0 && len(o.hints) == 0 {
@@ -635,7 +637,7 @@ func (g *gen) injectTypo(p *plan) (*toolPlan, string) {
 	}
 	for _, i := range g.rng.Perm(len(sites)) {
 		s := sites[i]
-		if names := sortedKeys(s.o.pick); len(names) > 0 && !strings.Contains(s.o.pick[names[0]], "[]") && s.o.pickTypes[names[0]] != "" && !s.o.pickUnion[names[0]] {
+		if names := slices.Sorted(maps.Keys(s.o.pick)); len(names) > 0 && !strings.Contains(s.o.pick[names[0]], "[]") && s.o.pickTypes[names[0]] != "" && !s.o.pickUnion[names[0]] {
 			s.o.pick[names[0]] += "zq"
 			return s.t, s.at + ".output.pick." + names[0]
 		}
@@ -714,7 +716,7 @@ func stepsYAML(steps []*stepPlan, use func(*catOp)) []any {
 		m := yaml.MapSlice{{Key: "id", Value: s.id}, {Key: "operation", Value: s.op.id}}
 		if len(s.args)+len(s.nested) > 0 {
 			var args yaml.MapSlice
-			keys := sortedKeys(s.args)
+			keys := slices.Sorted(maps.Keys(s.args))
 			for k := range s.nested {
 				keys = append(keys, k)
 			}
@@ -722,7 +724,7 @@ func stepsYAML(steps []*stepPlan, use func(*catOp)) []any {
 			for _, k := range keys {
 				if n, ok := s.nested[k]; ok {
 					var m yaml.MapSlice
-					for _, f := range sortedKeys(n) {
+					for _, f := range slices.Sorted(maps.Keys(n)) {
 						m = append(m, yaml.MapItem{Key: f, Value: n[f]})
 					}
 					args = append(args, yaml.MapItem{Key: k, Value: m})
@@ -745,7 +747,7 @@ func stepsYAML(steps []*stepPlan, use func(*catOp)) []any {
 
 func inputYAML(fields map[string]*fieldPlan) yaml.MapSlice {
 	var out yaml.MapSlice
-	for _, name := range sortedKeys(fields) {
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		f := fields[name]
 		var m yaml.MapSlice
 		add := func(k string, v any, ok bool) {
@@ -773,7 +775,7 @@ func (o *outPlan) yaml() yaml.MapSlice {
 	var m yaml.MapSlice
 	if len(o.pick) > 0 {
 		var p yaml.MapSlice
-		for _, k := range sortedKeys(o.pick) {
+		for _, k := range slices.Sorted(maps.Keys(o.pick)) {
 			p = append(p, yaml.MapItem{Key: k, Value: o.pick[k]})
 		}
 		m = append(m, yaml.MapItem{Key: "pick", Value: p})
@@ -790,7 +792,7 @@ func (o *outPlan) yaml() yaml.MapSlice {
 	}
 	if len(o.hints) > 0 {
 		var h yaml.MapSlice
-		for _, k := range sortedKeys(o.hints) {
+		for _, k := range slices.Sorted(maps.Keys(o.hints)) {
 			h = append(h, yaml.MapItem{Key: k, Value: o.hints[k]})
 		}
 		m = append(m, yaml.MapItem{Key: "hints", Value: h})

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Limits on drafted text: descriptions are read by the model on every
@@ -57,7 +57,7 @@ func (d *draft) description(c *candidate) string {
 			"Use it when the user asks about "+plural(noun)+"; the action input says how to look them up.")
 	default:
 		parts = append(parts, writePurpose(c.ops, noun), d.tagSentence(c.cluster),
-			"Use it when the user wants to "+joinOr(mainVerbs(c.ops))+" "+runtime.WithArticle(noun)+".")
+			"Use it when the user wants to "+joinOr(mainVerbs(c.ops))+" "+oa2mcpimpl.WithArticle(noun)+".")
 	}
 	parts = append(parts, d.siblings(c)...)
 	if len(c.ops) > 1 {
@@ -72,7 +72,7 @@ func readPurpose(c *candidate, noun string) string {
 	key := itemKey(c.ops)
 	switch {
 	case !anyCollection(c.ops):
-		return "Get " + runtime.WithArticle(noun) + " by its " + key + "."
+		return "Get " + oa2mcpimpl.WithArticle(noun) + " by its " + key + "."
 	case key != "":
 		return "Find " + plural(noun) + ", or get one by its " + key + "."
 	}
@@ -196,18 +196,18 @@ func (d *draft) siblings(c *candidate) []string {
 // tagSentence is the description of the cluster's tag, when the spec
 // gives one.
 func (d *draft) tagSentence(cl *cluster) string {
-	desc := plain(d.doc.Tags[cl.tag])
+	desc := oa2mcpimpl.PlainText(d.doc.Tags[cl.tag])
 	if desc == "" {
 		return ""
 	}
-	return ensurePeriod(clip(firstSentence(desc), maxTagDesc))
+	return ensurePeriod(oa2mcpimpl.Clip(oa2mcpimpl.FirstSentence(desc, len(desc)), maxTagDesc))
 }
 
 // actionDescription is one action's description: the first sentence of
 // its operation's default description (the spec's summary, else its
 // description, else a purpose derived from method and path).
 func actionDescription(o *opInfo) string {
-	return clip(firstSentence(o.def.Description), maxActionDesc)
+	return oa2mcpimpl.Clip(oa2mcpimpl.FirstSentence(o.def.Description, len(o.def.Description)), maxActionDesc)
 }
 
 // undocumented reports whether the spec describes none of ops' purpose.
@@ -218,44 +218,6 @@ func undocumented(ops []*opInfo) bool {
 		}
 	}
 	return false
-}
-
-var (
-	htmlTagRE  = regexp.MustCompile(`<[^>]{0,200}>`)
-	mdLinkRE   = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-	sentenceRE = regexp.MustCompile(`[.!?](\s|$)`)
-	abbrevRE   = regexp.MustCompile(`(?i)\b(e\.g|i\.e|etc|vs|no)$`)
-)
-
-// plain turns a tag description's Markdown or HTML into one line.
-func plain(s string) string {
-	s = mdLinkRE.ReplaceAllString(s, "$1")
-	s = htmlTagRE.ReplaceAllString(s, " ")
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// firstSentence is s up to its first sentence end that is not an
-// abbreviation's period.
-func firstSentence(s string) string {
-	for _, m := range sentenceRE.FindAllStringIndex(s, -1) {
-		if !abbrevRE.MatchString(s[:m[0]]) {
-			return s[:m[0]+1]
-		}
-	}
-	return s
-}
-
-// clip shortens s to at most max bytes at a word boundary, marking the
-// cut with "…".
-func clip(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	s = s[:max]
-	if i := strings.LastIndexByte(s, ' '); i > max/2 {
-		s = s[:i]
-	}
-	return strings.TrimRight(s, " ,;:") + "…"
 }
 
 func ensurePeriod(s string) string {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/lint"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // maxActions splits very large tools: an action enum past this size is
@@ -115,7 +115,7 @@ func pathShape(method, path string) shape {
 		}
 	}
 	sh.singleton = !sh.item && sh.action == "" && !isPlural(last)
-	sh.noun = runtime.Singular(mapping.SnakeCase(last))
+	sh.noun = oa2mcpimpl.Singular(mapping.SnakeCase(last))
 	if sh.noun == "" {
 		sh.noun = "root"
 	}
@@ -304,7 +304,7 @@ func ancestorNouns(path string) []string {
 	var out []string
 	for i := 0; i+2 < len(segs); i++ {
 		if !segs[i].param && segs[i+1].param {
-			out = append(out, runtime.Singular(mapping.SnakeCase(segs[i].text)))
+			out = append(out, oa2mcpimpl.Singular(mapping.SnakeCase(segs[i].text)))
 		}
 	}
 	return out
@@ -317,7 +317,7 @@ var keySuffixRE = regexp.MustCompile(`_(id|ids|uuid|uuids|key|sid|name)$`)
 func keyNoun(input string) (string, bool) {
 	name := mapping.SnakeCase(input)
 	if stem := keySuffixRE.ReplaceAllString(name, ""); stem != name {
-		return runtime.Singular(stem), true
+		return oa2mcpimpl.Singular(stem), true
 	}
 	return name, !isPlural(name)
 }

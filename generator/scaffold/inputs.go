@@ -9,6 +9,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/lint"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Limits on the input listing: enough to curate by, short enough to read.
@@ -250,5 +251,6 @@ func inputDesc(name string, p map[string]any) string {
 		return "which action to run"
 	}
 	d = forActionRE.ReplaceAllString(d, "")
-	return clip(firstSentence(strings.Join(strings.Fields(d), " ")), maxInputDesc)
+	d = strings.Join(strings.Fields(d), " ")
+	return oa2mcpimpl.Clip(oa2mcpimpl.FirstSentence(d, len(d)), maxInputDesc)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/lint"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // nameCandidates splits every cluster into candidates and names them
@@ -113,7 +113,7 @@ func idName(o *opInfo) string {
 	}
 	switch {
 	case len(out) >= 2:
-	case runtime.Singular(o.shape.noun) == runtime.Singular(v):
+	case oa2mcpimpl.Singular(o.shape.noun) == oa2mcpimpl.Singular(v):
 		out = append(out, "items") // "search" on /search looks everything up
 	default:
 		out = append(out, o.shape.noun)
@@ -196,7 +196,7 @@ func methodVerb(method string, item bool) string {
 func tagNoun(cl *cluster) string {
 	t := withoutVersions(mapping.SnakeCase(cl.tag))
 	if strings.Contains(t, cl.noun) {
-		return runtime.Singular(t)
+		return oa2mcpimpl.Singular(t)
 	}
 	return join(t, cl.noun)
 }

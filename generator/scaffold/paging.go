@@ -7,6 +7,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // draftPageSize is the page a drafted list tool returns: small, as the
@@ -156,7 +157,7 @@ func (d *draft) listPath(op *load.Operation) (string, bool) {
 		if !strings.HasPrefix(r.Status, "2") {
 			continue
 		}
-		if r.Sequential || r.Schema == nil || !runtime.IsJSONMedia(r.MediaType) {
+		if r.Sequential || r.Schema == nil || !oa2mcpimpl.IsJSONMedia(r.MediaType) {
 			return "", false
 		}
 		s := d.doc.Resolve(r.Schema)

@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	pathpkg "path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,7 +63,7 @@ func (k Kind) String() string {
 // oa2mcp file name. Unowned lists the generated files Plan left alone.
 func Plan(dir string, files map[string][]byte) ([]Change, error) {
 	var changes []Change
-	for _, p := range sortedKeys(files) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -149,7 +151,7 @@ func Owned(path string, data []byte) bool {
 // but are not owned, so Plan leaves them alone; a caller should say so.
 func Unowned(dir string, files map[string][]byte) ([]string, error) {
 	var out []string
-	for _, p := range sortedKeys(files) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -243,13 +245,4 @@ func CheckWritable(dir string) error {
 	}
 	f.Close()
 	return os.Remove(f.Name())
-}
-
-func sortedKeys(m map[string][]byte) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -24,7 +24,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Decode parses data (read from file, used for positions) into v, which
@@ -200,7 +200,7 @@ func (w *walker) entry(mv *ast.MappingValueNode, t reflect.Type, path string, se
 		ft, ok := fields[key]
 		if !ok {
 			fix := "remove it"
-			if s := runtime.Suggest(key, keys(fields)); s != "" {
+			if s := oa2mcpimpl.Suggest(key, keys(fields)); s != "" {
 				fix = "did you mean " + s + "?"
 			}
 			w.problems.Errorf(position(w.file, mv.Key.GetToken()), fix, "unknown key %q", key)

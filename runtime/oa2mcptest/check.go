@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // checkResult lists what is wrong with res for case c: the outcome and
@@ -65,7 +66,7 @@ func checkStructured(tool *runtime.Tool, res *mcp.CallToolResult) []string {
 	if res.StructuredContent == nil {
 		return []string{"the tool has an output schema but the result has no structuredContent"}
 	}
-	schema, err := runtime.CompileSchema(tool.OutputSchema)
+	schema, err := oa2mcpimpl.CompileSchema(tool.OutputSchema)
 	if err != nil {
 		return []string{"output schema does not compile: " + err.Error()}
 	}
@@ -73,7 +74,7 @@ func checkStructured(tool *runtime.Tool, res *mcp.CallToolResult) []string {
 	if err != nil {
 		return []string{"structuredContent does not encode: " + err.Error()}
 	}
-	v, err := runtime.DecodeJSON(string(b))
+	v, err := oa2mcpimpl.DecodeJSON(string(b))
 	if err != nil {
 		return []string{"structuredContent is not JSON: " + err.Error()}
 	}
@@ -81,7 +82,7 @@ func checkStructured(tool *runtime.Tool, res *mcp.CallToolResult) []string {
 	if err := schema.Validate(v); err != nil {
 		out = append(out, "structuredContent breaks the output schema: "+err.Error())
 	}
-	if tv, err := runtime.DecodeJSON(text(res)); err != nil || !sameJSON(tv, v) {
+	if tv, err := oa2mcpimpl.DecodeJSON(text(res)); err != nil || !sameJSON(tv, v) {
 		out = append(out, "the text is not the JSON of structuredContent")
 	}
 	return out
@@ -148,9 +149,5 @@ func sameJSON(a, b any) bool {
 	return string(x) == string(y)
 }
 
-func clip(s string) string {
-	if len(s) > 600 {
-		return s[:600] + "…"
-	}
-	return s
-}
+// clip keeps a result text short enough for a failure message.
+func clip(s string) string { return oa2mcpimpl.Clip(s, 600) }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Suite is the call cases of one server: what every generated
@@ -276,7 +277,7 @@ func toolDef(def *runtime.ServerDef, tool string) *runtime.ServerDef {
 	}
 	t := byName[tool]
 	if t == nil {
-		for _, d := range runtime.DiscoveryTools(def) {
+		for _, d := range oa2mcpimpl.DiscoveryTools(def) {
 			if d.Name == tool {
 				// A discovery tool needs only the discovery definition.
 				out := *def
@@ -568,7 +569,7 @@ func findTool(def *runtime.ServerDef, name string) *runtime.Tool {
 			return t
 		}
 	}
-	for _, t := range runtime.DiscoveryTools(def) {
+	for _, t := range oa2mcpimpl.DiscoveryTools(def) {
 		if t.Name == name {
 			return t
 		}

@@ -46,7 +46,7 @@ func dataDir(t testing.TB, env, name, marker, what string) string {
 	dir := os.Getenv(env)
 	where := "$" + env + "=" + dir
 	if dir == "" {
-		dir = filepath.Join(workspaceRoot(t), "..", "shared", name)
+		dir = filepath.Join(WorkspaceRoot(t), "..", "shared", name)
 		where = "$" + env + " is not set, and the default " + dir
 	}
 	if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
@@ -55,9 +55,9 @@ func dataDir(t testing.TB, env, name, marker, what string) string {
 	return dir
 }
 
-// workspaceRoot is the nearest folder upwards holding go.work: the
+// WorkspaceRoot is the nearest folder upwards holding go.work: the
 // repository's root, from any of its modules.
-func workspaceRoot(t testing.TB) string {
+func WorkspaceRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {

@@ -48,7 +48,6 @@ var toolDeskOpenTickets = &runtime.Tool{
 			Args: []runtime.Binding{
 				{Arg: "status", Const: "\"open\""},
 			},
-			After: []string{},
 		},
 	},
 	Output: &runtime.Output{

@@ -267,7 +267,6 @@ var toolPayManagePayment = &runtime.Tool{
 						},
 						{Arg: "paymentId", Expr: "${input.paymentId}"},
 					},
-					After: []string{},
 				},
 			},
 			Inputs:   []string{"amount_minor", "currency", "paymentId"},
@@ -337,7 +336,6 @@ var toolPayManagePayment = &runtime.Tool{
 						{Arg: "paymentId", Expr: "${input.paymentId}"},
 						{Arg: "reference", Expr: "${input.reference}"},
 					},
-					After: []string{},
 				},
 			},
 			Inputs:   []string{"amount_minor", "currency", "paymentId", "reference"},
@@ -505,7 +503,6 @@ var toolPayPayByCard = &runtime.Tool{
 				},
 				{Arg: "reference", Expr: "${input.order_reference}"},
 			},
-			After: []string{},
 		},
 	},
 	Output: &runtime.Output{

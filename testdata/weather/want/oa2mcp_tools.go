@@ -267,7 +267,6 @@ var toolWeatherGetForecast = &runtime.Tool{
 			Args: []runtime.Binding{
 				{Arg: "point", Expr: "${input.latitude},${input.longitude}"},
 			},
-			After: []string{},
 		},
 		{
 			ID: "forecast",

@@ -1,4 +1,4 @@
-package runtime
+package jsonschema
 
 import (
 	"encoding/json"
@@ -9,21 +9,21 @@ import (
 
 // Schema is a compiled JSON Schema (draft 2020-12) as this package
 // enforces it on tool inputs and outputs. The generator can compile every
-// schema it emits with CompileSchema, so a schema the runtime could not
+// schema it emits with Compile (oa2mcpimpl.CompileSchema), so a schema the runtime could not
 // enforce fails at generation time, not silently at run time.
 type Schema struct {
-	root    *schemaNode
+	root    *Node
 	formats []FormatUse
 }
 
-// CompileSchema compiles a JSON Schema given as JSON text. It is strict:
+// Compile compiles a JSON Schema given as JSON text. It is strict:
 // every keyword is either enforced exactly as draft 2020-12 says, or an
 // annotation that asserts nothing (title, description, default, examples,
 // deprecated, readOnly, writeOnly, $comment, $defs, content*, "x-"
 // extensions, a root $id, $schema naming draft 2020-12), or the error is
 // an *UnsupportedError naming it. A schema that is not valid JSON Schema
 // gives a plain error.
-func CompileSchema(text string) (*Schema, error) {
+func Compile(text string) (*Schema, error) {
 	n, formats, err := compileSchemaFormats(text)
 	if err != nil {
 		return nil, err
@@ -31,10 +31,10 @@ func CompileSchema(text string) (*Schema, error) {
 	return &Schema{root: n, formats: formats}, nil
 }
 
-// CompileSchemaValue is CompileSchema for a schema already decoded (maps,
+// CompileValue is Compile for a schema already decoded (maps,
 // slices, and numbers as json.Number, float64 or Go integers); it spares a
 // generator that builds schemas as values an encode and decode.
-func CompileSchemaValue(v any) (*Schema, error) {
+func CompileValue(v any) (*Schema, error) {
 	n, formats, err := compileValueFormats(v)
 	if err != nil {
 		return nil, err
@@ -107,9 +107,9 @@ func (e *ValidationError) Error() string { return strings.Join(e.Problems, "; ")
 // UseNumber (numbers as json.Number), and returns nil or a
 // *ValidationError.
 func (s *Schema) Validate(v any) error {
-	val := &validator{}
-	val.check(s.root, v, "", 0)
-	if !val.failed() {
+	val := &Validator{}
+	val.Check(s.root, v, "", 0)
+	if !val.Failed() {
 		return nil
 	}
 	e := &ValidationError{}
@@ -145,9 +145,9 @@ type Fragments struct {
 }
 
 // NewFragments prepares to compile fragments of doc, a decoded schema
-// document (see CompileSchemaValue).
+// document (see CompileValue).
 func NewFragments(doc any) *Fragments {
-	c := &schemaCompiler{root: doc, nodes: map[string]*schemaNode{}, lazyDefs: true}
+	c := &schemaCompiler{root: doc, nodes: map[string]*Node{}, lazyDefs: true}
 	if m, ok := doc.(map[string]any); ok {
 		// References may name the document by its $id before the root
 		// itself is compiled.

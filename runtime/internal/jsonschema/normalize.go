@@ -1,4 +1,4 @@
-package runtime
+package jsonschema
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 // required, so a model sends null for every optional input it does not
 // want; and the portable schema profile advertises an open map as a JSON
 // string (schema_profile.go), since neither Gemini's Schema nor strict
-// mode can describe one. normalizeArgs undoes both before validation, so
+// mode can describe one. NormalizeArgs undoes both before validation, so
 // the full input schema still decides: a null for an optional property
 // means "not given" and is dropped (even where its schema would take
 // null: the generator drops null from inputs, so only an incidental
@@ -17,14 +17,14 @@ import (
 // string where the schema refuses it but accepts the JSON object it
 // encodes becomes that object. Anything else is left for the validator to
 // refuse in its own words.
-func normalizeArgs(n *schemaNode, args map[string]any) {
+func NormalizeArgs(n *Node, args map[string]any) {
 	normalizeObject(n, args, 0)
 }
 
 // maxNormalizeDepth bounds the walk as the validator's depth bound does.
 const maxNormalizeDepth = 64
 
-func normalizeObject(n *schemaNode, obj map[string]any, depth int) {
+func normalizeObject(n *Node, obj map[string]any, depth int) {
 	if n == nil || depth > maxNormalizeDepth {
 		return
 	}
@@ -48,14 +48,14 @@ func normalizeObject(n *schemaNode, obj map[string]any, depth int) {
 }
 
 // strictValue normalizes one value of schema n.
-func strictValue(n *schemaNode, v any, depth int) any {
+func strictValue(n *Node, v any, depth int) any {
 	if depth > maxNormalizeDepth {
 		return v
 	}
 	switch x := v.(type) {
 	case string:
-		if len(x) > 0 && x[0] == '{' && !accepts(n, x) {
-			if obj, ok := decodeObject(x); ok && accepts(n, obj) {
+		if len(x) > 0 && x[0] == '{' && !Accepts(n, x) {
+			if obj, ok := decodeObject(x); ok && Accepts(n, obj) {
 				return obj
 			}
 		}
@@ -73,10 +73,10 @@ func strictValue(n *schemaNode, v any, depth int) any {
 
 // objectSchemas are n and the schemas it applies in place through $ref
 // and allOf, whose properties an object value meets.
-func objectSchemas(n *schemaNode) []*schemaNode {
-	out := []*schemaNode{}
-	var walk func(*schemaNode, int)
-	walk = func(s *schemaNode, depth int) {
+func objectSchemas(n *Node) []*Node {
+	out := []*Node{}
+	var walk func(*Node, int)
+	walk = func(s *Node, depth int) {
 		if s == nil || depth > 8 {
 			return
 		}
@@ -91,8 +91,8 @@ func objectSchemas(n *schemaNode) []*schemaNode {
 }
 
 // itemSchemas are the items schemas of n and of what it applies in place.
-func itemSchemas(n *schemaNode) []*schemaNode {
-	var out []*schemaNode
+func itemSchemas(n *Node) []*Node {
+	var out []*Node
 	for _, s := range objectSchemas(n) {
 		if s.items != nil {
 			out = append(out, s.items)
@@ -101,11 +101,11 @@ func itemSchemas(n *schemaNode) []*schemaNode {
 	return out
 }
 
-// accepts reports whether v is valid against n.
-func accepts(n *schemaNode, v any) bool {
-	val := &validator{quiet: true}
-	val.check(n, v, "", 0)
-	return !val.failed()
+// Accepts reports whether v is valid against n.
+func Accepts(n *Node, v any) bool {
+	val := &Validator{quiet: true}
+	val.Check(n, v, "", 0)
+	return !val.Failed()
 }
 
 func decodeObject(s string) (map[string]any, bool) {

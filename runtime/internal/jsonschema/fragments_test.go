@@ -1,4 +1,4 @@
-package runtime
+package jsonschema
 
 import (
 	"strings"
@@ -22,7 +22,7 @@ func TestFragments(t *testing.T) {
 	}
 	props := doc.(map[string]any)["properties"].(map[string]any)
 	f := NewFragments(doc)
-	check := func(sch *Schema, value string, want bool) {
+	Check := func(sch *Schema, value string, want bool) {
 		t.Helper()
 		v, err := DecodeJSON(value)
 		if err != nil {
@@ -36,15 +36,15 @@ func TestFragments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(pet, `{"name":"Rex"}`, true)
-	check(pet, `{"name":"R"}`, false)
-	check(pet, `{}`, false)
+	Check(pet, `{"name":"Rex"}`, true)
+	Check(pet, `{"name":"R"}`, false)
+	Check(pet, `{}`, false)
 	owner, err := f.Compile(props["owner"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(owner, `{"pet":{"name":"Rex"}}`, true)
-	check(owner, `{"pet":{"name":"R"}}`, false)
+	Check(owner, `{"pet":{"name":"Rex"}}`, true)
+	Check(owner, `{"pet":{"name":"R"}}`, false)
 	if n := strings.Count(strings.Join(nodeKeys(f.c), " "), "/$defs/Pet "); n != 1 {
 		t.Errorf("Pet compiled %d times for two fragments, want once: %v", n, nodeKeys(f.c))
 	}
@@ -54,8 +54,8 @@ func TestFragments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(root, `{"pet":{"name":"Rex"},"owner":{"pet":{"name":"Max"}}}`, true)
-	check(root, `{"owner":{"pet":{}}}`, false)
+	Check(root, `{"pet":{"name":"Rex"},"owner":{"pet":{"name":"Max"}}}`, true)
+	Check(root, `{"owner":{"pet":{}}}`, false)
 
 	// A reference to something that is not in the document fails this
 	// fragment and every later one.

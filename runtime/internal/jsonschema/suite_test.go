@@ -1,4 +1,4 @@
-package runtime
+package jsonschema
 
 import (
 	"encoding/json"
@@ -79,7 +79,7 @@ type suiteCase struct {
 // fileResult counts one file's outcome.
 type fileResult struct {
 	groups, accepted, rejected, errors int
-	passed, failed                     int
+	passed, Failed                     int
 	// annotation counts cases of a format the runtime does not assert:
 	// they must all be valid, whatever the format file expects.
 	annotation int
@@ -109,24 +109,6 @@ func TestJSONSchemaSuite(t *testing.T) {
 	checkAcceptance(t, results)
 }
 
-// repoRoot is the nearest folder upwards holding go.work.
-func repoRoot(t *testing.T) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.work above the test's folder")
-		}
-		dir = parent
-	}
-}
-
 func runSuiteFile(t *testing.T, path, rel string) *fileResult {
 	text, err := os.ReadFile(path)
 	if err != nil {
@@ -146,7 +128,7 @@ func runSuiteFile(t *testing.T, path, rel string) *fileResult {
 }
 
 func runSuiteGroup(t *testing.T, rel string, g suiteGroup, res *fileResult) {
-	s, err := CompileSchema(string(g.Schema))
+	s, err := Compile(string(g.Schema))
 	var unsupported *UnsupportedError
 	switch {
 	case errors.As(err, &unsupported):
@@ -179,7 +161,7 @@ func runSuiteGroup(t *testing.T, rel string, g suiteGroup, res *fileResult) {
 		verr := s.Validate(data)
 		if got := verr == nil; got != want {
 			t.Errorf("%s / %s / %s: data %s: got valid=%v, want %v (%v)", rel, g.Description, tc.Description, tc.Data, got, want, verr)
-			res.failed++
+			res.Failed++
 			continue
 		}
 		res.passed++
@@ -213,14 +195,14 @@ func suiteTable(results map[string]*fileResult) string {
 	var total fileResult
 	for _, n := range names {
 		r := results[n]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", n, r.groups, r.accepted, r.rejected, r.passed, r.failed, r.note())
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", n, r.groups, r.accepted, r.rejected, r.passed, r.Failed, r.note())
 		total.groups += r.groups
 		total.accepted += r.accepted
 		total.rejected += r.rejected
 		total.passed += r.passed
-		total.failed += r.failed
+		total.Failed += r.Failed
 	}
-	fmt.Fprintf(tw, "TOTAL\t%d\t%d\t%d\t%d\t%d\t\t\n", total.groups, total.accepted, total.rejected, total.passed, total.failed)
+	fmt.Fprintf(tw, "TOTAL\t%d\t%d\t%d\t%d\t%d\t\t\n", total.groups, total.accepted, total.rejected, total.passed, total.Failed)
 	tw.Flush()
 	return sb.String()
 }

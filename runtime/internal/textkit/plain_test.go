@@ -1,11 +1,11 @@
-package mapping
+package textkit
 
 import (
 	"strings"
 	"testing"
 )
 
-// plainTextRegexps is plainText with every regexp pass unconditional, as
+// plainTextRegexps is PlainText with every regexp pass unconditional, as
 // it was before the passes got their character guards.
 func plainTextRegexps(s string) string {
 	if !strings.ContainsAny(s, "[]<>*_`#|&-+\n\r\t") {
@@ -32,8 +32,8 @@ func TestPlainTextGuards(t *testing.T) {
 		"a - b", "x\n - y", "x\n\t-\ty", "x -\ny", "x\n-y", "x\r\n- y", "- a", " * b", "+\n", "a\n\n + b", "a:b|c",
 		"a\n---\nb", "a |-| b", "x\n   \n- y", "&lt;&gt;", "a & b", "\n#x", "a\r#b", "trailing -", "x\n-- \ny", "x\n:| \ny",
 	} {
-		if got, want := plainText(s), plainTextRegexps(s); got != want {
-			t.Errorf("plainText(%q) = %q, want %q", s, got, want)
+		if got, want := PlainText(s), plainTextRegexps(s); got != want {
+			t.Errorf("PlainText(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

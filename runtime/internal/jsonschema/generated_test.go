@@ -1,4 +1,4 @@
-package runtime
+package jsonschema
 
 import (
 	"go/ast"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/testenv"
 )
 
 // schemaFields are the Tool and Ask fields that hold JSON Schema text.
@@ -17,7 +19,7 @@ var schemaFields = map[string]bool{"InputSchema": true, "OutputSchema": true, "S
 // a keyword the runtime refuses there would stop a generated server at
 // start.
 func TestGeneratedSchemasCompile(t *testing.T) {
-	root := repoRoot(t)
+	root := testenv.WorkspaceRoot(t)
 	var files []string
 	for _, pat := range []string{"testdata/*/want/*.go", "examples/*/oa2mcp_tools*.go"} {
 		m, _ := filepath.Glob(filepath.Join(root, pat))
@@ -27,7 +29,7 @@ func TestGeneratedSchemasCompile(t *testing.T) {
 	for _, path := range files {
 		for _, s := range schemaLiterals(t, path) {
 			count++
-			if _, err := CompileSchema(s.text); err != nil {
+			if _, err := Compile(s.text); err != nil {
 				rel, _ := filepath.Rel(root, path)
 				t.Errorf("%s:%d: %s: %v", rel, s.line, s.field, err)
 			}

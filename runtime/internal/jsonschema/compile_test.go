@@ -1,4 +1,4 @@
-package runtime
+package jsonschema
 
 import (
 	"errors"
@@ -36,7 +36,7 @@ func TestCompileSchemaUnsupported(t *testing.T) {
 			[]UnsupportedKeyword{{Pointer: "", Keyword: "patternProperties", Reason: `Go cannot match the pattern "(a)\\1": \1 is not a supported escape (backreferences and Go-only escapes are refused)`}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := CompileSchema(tc.schema)
+			_, err := Compile(tc.schema)
 			var ue *UnsupportedError
 			if !errors.As(err, &ue) {
 				t.Fatalf("got %v, want an *UnsupportedError", err)
@@ -47,8 +47,8 @@ func TestCompileSchemaUnsupported(t *testing.T) {
 			if tc.msg != "" && err.Error() != tc.msg {
 				t.Errorf("message\n got %s\nwant %s", err, tc.msg)
 			}
-			if _, err := compileSchema(tc.schema); err == nil {
-				t.Error("the server's compileSchema accepts it")
+			if _, err := CompileNode(tc.schema); err == nil {
+				t.Error("the server's CompileNode accepts it")
 			}
 		})
 	}
@@ -66,7 +66,7 @@ func TestCompileSchemaInvalid(t *testing.T) {
 		{`{"format":7}`, `"format" at the root: must be a string`},
 		{`{"properties":{"a":3}}`, `at /properties/a: a schema must be an object or a boolean, got 3 (a number)`},
 	} {
-		_, err := CompileSchema(tc.schema)
+		_, err := Compile(tc.schema)
 		var ue *UnsupportedError
 		if err == nil || errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("CompileSchema(%s) = %v, want a plain error containing %q", tc.schema, err, tc.want)
@@ -83,7 +83,7 @@ func TestCompileSchemaAnnotations(t *testing.T) {
 	    "contentSchema": {"unknownInside": true}}},
 	  "properties": {"a": {"$ref": "#/$defs/s"}, "b": {"$ref": "https://example.com/tool#/$defs/s"}}
 	}`
-	s, err := CompileSchema(schema)
+	s, err := Compile(schema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestCompileSchemaAnnotations(t *testing.T) {
 }
 
 func TestUnassertedFormats(t *testing.T) {
-	s, err := CompileSchema(`{"format":"hostname","properties":{"id":{"type":"integer","format":"int64"},
+	s, err := Compile(`{"format":"hostname","properties":{"id":{"type":"integer","format":"int64"},
 	  "at":{"type":"string","format":"date-time"},"ip":{"format":"ipv4"}},"$defs":{"t":{"format":"time"}}}`)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestECMAPatterns(t *testing.T) {
 		{`^\{q\}[\s\S]*?\{c\}$`, []string{"{q}\n\u2028 x\t{c}", "{q}{c}"}, []string{"{q}{d}"}},
 		{`^[\W\w]$`, []string{"\n", "é"}, []string{"ab"}},
 	} {
-		s, err := CompileSchema(`{"pattern":` + showValue(tc.pattern) + `}`)
+		s, err := Compile(`{"pattern":` + ShowValue(tc.pattern) + `}`)
 		if err != nil {
 			t.Errorf("%s: %v", tc.pattern, err)
 			continue
@@ -147,7 +147,7 @@ func TestECMAPatterns(t *testing.T) {
 	}
 	for _, p := range []string{`(?=a)`, `(?<=a)b`, `(?<!a)b`, `(?i)a`, `\k<x>`, `\a`, `\z`, `\pL`, `[\S]`, `[\P{ASCII}]`,
 		`\uD83D`, `\u{110000}`, `\p{Other}`, `\p{Script_Extensions=Greek}`, `\x4`, `\c1`, `\01`, `[a`, `\`, `\é`} {
-		if _, err := CompileSchema(`{"pattern":` + showValue(p) + `}`); err == nil {
+		if _, err := Compile(`{"pattern":` + ShowValue(p) + `}`); err == nil {
 			t.Errorf("pattern %s compiled; Go would not read it as ECMA-262 does", p)
 		}
 	}
@@ -188,7 +188,7 @@ func TestFormatsBeyondSuite(t *testing.T) {
 // TestCompileSchemaValueGoNumbers: a schema built as a Go value may hold
 // float64 and integer bounds; they are enforced like decoded JSON numbers.
 func TestCompileSchemaValueGoNumbers(t *testing.T) {
-	s, err := CompileSchemaValue(map[string]any{"type": "integer", "minimum": 1.0, "maximum": int64(50), "multipleOf": 2})
+	s, err := CompileValue(map[string]any{"type": "integer", "minimum": 1.0, "maximum": int64(50), "multipleOf": 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestCompileSchemaValueGoNumbers(t *testing.T) {
 			t.Errorf("%s: valid = %v, want %v", v, got, ok)
 		}
 	}
-	if _, err := CompileSchemaValue(map[string]any{"type": "string", "maxLength": uint64(3)}); err != nil {
+	if _, err := CompileValue(map[string]any{"type": "string", "maxLength": uint64(3)}); err != nil {
 		t.Errorf("uint64 count: %v", err)
 	}
 }
