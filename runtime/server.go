@@ -714,6 +714,9 @@ func (s *Server) roundTrip(ctx context.Context, bt *boundTool, op *compiledOp, a
 		return nil, s.withoutCallerSecrets(bt, args, s.upstreamError(bt, op, args, resp, b))
 	}
 	res, cerr := s.decodeSuccess(bt, resp.StatusCode, b)
+	if res != nil {
+		res.label, res.uri = op.pathLabel, callURI(bt, req)
+	}
 	return res, s.withoutCallerSecrets(bt, args, cerr)
 }
 

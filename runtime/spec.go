@@ -246,6 +246,11 @@ type Operation struct {
 	// key per tool call (the same on every retry) unless an argument sets
 	// it, and makes the call retryable.
 	IdempotencyKeyHeader string
+	// ResponseMedia is the media type of the success response the spec
+	// declares when it is not JSON (image/png, text/csv, multipart/mixed):
+	// such results are MCP media content (content.go), which the fast
+	// paths leave to the SDK.
+	ResponseMedia string
 }
 
 // Step is one operation call of an aggregated or action tool.
