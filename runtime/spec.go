@@ -68,6 +68,28 @@ type ServerDef struct {
 	// Discovery, when set, serves the operations no tool covers through
 	// search_operations, describe_operation and call_operation.
 	Discovery *Discovery
+
+	// Resources are the tools served as MCP resources (resources.go),
+	// sorted by URITemplate.
+	Resources []Resource
+}
+
+// Resource serves a read-only tool as an MCP resource: resources/read of
+// a URI matching URITemplate calls Tool with the URI's variables as its
+// arguments. A template without variables is a plain resource (listed
+// by resources/list), else a resource template.
+type Resource struct {
+	// URITemplate is "scheme://literal/{var}/...": level-1 variables
+	// only, each a whole path segment's worth of text, named like the
+	// tool's inputs.
+	URITemplate string
+	Name        string
+	Title       string
+	Description string
+	// MIMEType is what a read returns, e.g. "application/json".
+	MIMEType string
+	// Tool is the name of the tool a read calls.
+	Tool string
 }
 
 // HandleType is one kind of handle: an opaque, caller-owned name for an
