@@ -51,39 +51,54 @@ func (s *Server) addResources(defs []Resource) error {
 	return nil
 }
 
-// bindResource checks a resource against its tool: the tool exists, asks
-// nobody anything, and has an input property for every variable and a
-// variable for every required input.
+// bindResource binds a resource to its tool (CheckResource).
 func (s *Server) bindResource(r *Resource) (*boundResource, error) {
-	tmpl, err := parseURITemplate(r.URITemplate)
-	if err != nil {
-		return nil, err
-	}
 	bt := s.tools[r.Tool]
 	if bt == nil {
 		return nil, fmt.Errorf("tool %q is not defined", r.Tool)
 	}
-	if len(bt.spec.Asks) > 0 || bt.spec.Confirm != "" {
-		return nil, fmt.Errorf("tool %q asks the user before it runs, which a resource read cannot", r.Tool)
-	}
-	props, required, err := inputProperties(bt.spec.InputSchema)
+	tmpl, vars, err := resourceVars(r, bt.spec)
 	if err != nil {
-		return nil, fmt.Errorf("tool %q: %w", r.Tool, err)
+		return nil, err
 	}
-	br := &boundResource{spec: r, tmpl: tmpl, bt: bt, vars: map[string]*varSchema{}}
+	return &boundResource{spec: r, tmpl: tmpl, bt: bt, vars: vars}, nil
+}
+
+// CheckResource reports why r cannot serve tool t, or nil: the template
+// parses, the tool asks nobody anything, and it has an input property
+// for every variable and a variable for every required input. The
+// generator checks override files with it; NewServer binds with it.
+func CheckResource(r *Resource, t *Tool) error {
+	_, _, err := resourceVars(r, t)
+	return err
+}
+
+func resourceVars(r *Resource, t *Tool) (*uriTemplate, map[string]*varSchema, error) {
+	tmpl, err := parseURITemplate(r.URITemplate)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(t.Asks) > 0 || t.Confirm != "" {
+		return nil, nil, fmt.Errorf("tool %q asks the user before it runs, which a resource read cannot", t.Name)
+	}
+	props, required, err := inputProperties(t.InputSchema)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	vars := map[string]*varSchema{}
 	for _, v := range tmpl.vars {
 		p, ok := props[v]
 		if !ok {
-			return nil, fmt.Errorf("variable {%s} is no input of tool %q", v, r.Tool)
+			return nil, nil, fmt.Errorf("variable {%s} is no input of tool %q", v, t.Name)
 		}
-		br.vars[v] = p
+		vars[v] = p
 	}
 	for _, name := range required {
-		if br.vars[name] == nil {
-			return nil, fmt.Errorf("tool %q requires %q, which the template has no variable for", r.Tool, name)
+		if vars[name] == nil {
+			return nil, nil, fmt.Errorf("tool %q requires %q, which the template has no variable for", t.Name, name)
 		}
 	}
-	return br, nil
+	return tmpl, vars, nil
 }
 
 // read is the resources/read handler of br.

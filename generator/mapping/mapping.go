@@ -76,6 +76,7 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 	}
 	sort.Slice(srv.Tools, func(i, j int) bool { return srv.Tools[i].Name < srv.Tools[j].Name })
 	assignGoNames(srv.Tools)
+	srv.Resources = resources(ov, srv.Tools, &problems)
 	recordResponses(doc, srv, infos)
 	return srv, problems
 }

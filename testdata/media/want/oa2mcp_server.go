@@ -66,6 +66,24 @@ var definition = runtime.ServerDef{
 	Instructions:   "Tools for Pet Media. Photos, sounds, documents and reports of the pets in a shop.",
 	DefaultBaseURL: "https://media.example/v1",
 	EnvPrefix:      "MEDIA",
+	Resources: []runtime.Resource{
+		{URITemplate: "petmedia://pets/{petId}/certificate", Name: "certificate", Description: "The pet's pedigree certificate (PDF).", MIMEType: "application/pdf", Tool: "get_pet_certificate"},
+		{
+			URITemplate: "petmedia://pets/{petId}/photo",
+			Name:        "get_pet_photo",
+			Title:       "Pet photo",
+			Description: "Photo of a pet. The pet's current photo, as a PNG image. Requires petId (integer). Returns an image (image/png). Read-only: changes nothing.",
+			MIMEType:    "image/png",
+			Tool:        "get_pet_photo",
+		},
+		{
+			URITemplate: "petmedia://reports/sales/{month}",
+			Name:        "get_sales_report",
+			Description: "Sales report as CSV. Requires month (string). Returns text (text/csv). Read-only: changes nothing.",
+			MIMEType:    "text/csv",
+			Tool:        "get_sales_report",
+		},
+	},
 	Tools: []*runtime.Tool{
 		toolGetPetBark,
 		toolGetPetCertificate,
