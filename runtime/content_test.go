@@ -332,3 +332,48 @@ func contentText(res *mcp.CallToolResult) string {
 	}
 	return sb.String()
 }
+
+// TestStepMediaInOrder: a task tool whose steps answer JSON, an image and
+// a PDF returns the merged JSON, then each step's media after its
+// summary, in step order.
+func TestStepMediaInOrder(t *testing.T) {
+	pdf := []byte("%PDF-1.4\n\x00\xff")
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/photo":
+			w.Header().Set("Content-Type", "image/png")
+			_, _ = w.Write(testPNG)
+		case "/certificate":
+			w.Header().Set("Content-Type", "application/pdf")
+			_, _ = w.Write(pdf)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"name":"Rex"}`))
+		}
+	}))
+	t.Cleanup(hs.Close)
+	step := func(id, path, media string) Step {
+		return Step{ID: id, Op: Operation{Method: "GET", Path: path, ResponseMedia: media}}
+	}
+	spec := &ServerDef{Name: "media", EnvPrefix: "MEDIA", DefaultBaseURL: hs.URL,
+		Tools: []*Tool{{Name: "pet_file", Description: "Everything on a pet.", ReadOnly: true, InputSchema: objSchema(``),
+			Steps: []Step{step("pet", "/pet", ""), step("photo", "/photo", "image/png"), step("certificate", "/certificate", "application/pdf")}}}}
+	srv, err := NewServer(spec, Options{Logger: slog.New(slog.DiscardHandler), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fastTool(srv.tools["pet_file"]) {
+		t.Fatal("a task tool with media steps takes the fast path")
+	}
+	cs := connect(t, srv, "")
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "pet_file", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %s", err, contentText(res))
+	}
+	if got := strings.Join(contentKinds(res.Content), ","); got != "text,text,image,text,resource-blob" {
+		t.Fatalf("content %s, want the JSON, then the photo and the certificate with their summaries", got)
+	}
+	if !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"Rex"`) || !strings.Contains(res.Content[1].(*mcp.TextContent).Text, "image/png, 70 bytes, from GET /photo") {
+		t.Fatalf("texts %q / %q", res.Content[0].(*mcp.TextContent).Text, res.Content[1].(*mcp.TextContent).Text)
+	}
+}

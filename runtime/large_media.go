@@ -39,7 +39,7 @@ func (s *Server) limitMedia(ctx context.Context, bt *boundTool, owner string, re
 	if len(notes) == 0 {
 		return res
 	}
-	if tc, ok := out[0].(*mcp.TextContent); ok {
+	if tc, ok := out[0].(*mcp.TextContent); ok && res.StructuredContent == nil { // the JSON text stays the JSON
 		lead := *tc
 		for _, n := range notes {
 			lead.Text += "; " + n

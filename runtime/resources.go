@@ -125,7 +125,9 @@ func (br *boundResource) read(s *Server) mcp.ResourceHandler {
 		if err != nil {
 			return nil, err
 		}
-		return &mcp.ReadResourceResult{Contents: contents}, nil
+		// The upstream answer may depend on the caller or the server's
+		// credentials: no shared cache may keep it.
+		return &mcp.ReadResourceResult{Cacheable: mcp.Cacheable{CacheScope: "private"}, Contents: contents}, nil
 	}
 }
 
