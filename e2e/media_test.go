@@ -35,7 +35,7 @@ func mediaUpstream(t *testing.T) string {
 			_, _ = w.Write([]byte(body))
 		}
 		switch p := r.URL.Path; {
-		case strings.HasSuffix(p, "/photo"):
+		case strings.HasSuffix(p, "/photo"), strings.HasSuffix(p, "/logo"):
 			answer("image/png", mediaPNG)
 		case strings.HasSuffix(p, "/bark"):
 			answer("audio/wav", "RIFF$\x00\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00D\xac\x00\x00\x88X\x01\x00\x02\x00\x10\x00data\x00\x00\x00\x00")
@@ -110,6 +110,11 @@ func TestMediaServer(t *testing.T) {
 			}
 			if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "petmedia://pets/404/photo"}); err == nil || !strings.Contains(err.Error(), "Resource not found") {
 				t.Errorf("read of a missing pet: %v, want Resource not found", err)
+			}
+			list, err := cs.ListResources(ctx, nil)
+			must(t, err)
+			if len(list.Resources) != 1 || list.Resources[0].URI != "petmedia://shop/logo" {
+				t.Errorf("resources/list: %+v, want the logo", list.Resources)
 			}
 			cr, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: "petmedia://pets/{petId}/photo"},
 				Argument: mcp.CompleteParamsArgument{Name: "petId", Value: "4"}})

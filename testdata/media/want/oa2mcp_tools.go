@@ -220,3 +220,20 @@ var toolGetSalesReport = &runtime.Tool{
 		ResponseMedia: "text/csv",
 	},
 }
+
+// toolGetShopLogo is the get_shop_logo tool.
+//
+// GET /shop/logo (operationId getShopLogo)
+var toolGetShopLogo = &runtime.Tool{
+	Name:        "get_shop_logo",
+	Title:       "The shop's logo",
+	Description: "The shop's logo. Returns an image (image/png). Read-only: changes nothing.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Op:         &runtime.Operation{OperationID: "getShopLogo", Method: "GET", Path: "/shop/logo", ResponseMedia: "image/png"},
+}
