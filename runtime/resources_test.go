@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -295,6 +298,53 @@ func TestResourceBindErrors(t *testing.T) {
 		_, err := NewServer(spec, Options{Logger: slog.New(slog.DiscardHandler), Getenv: func(string) string { return "" }})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s -> %s: error %v, want %q", tc.tmpl, tc.tool, err, tc.want)
+		}
+	}
+}
+
+// TestStdioServesOnAfterHostileURI: a read of a URI with a control
+// character over stdio gets a not-found answer and the process serves
+// on (go-sdk's own error for it does not encode, which ended ServeIO).
+func TestStdioServesOnAfterHostileURI(t *testing.T) {
+	up := &petUpstream{}
+	hs := httptest.NewServer(up)
+	t.Cleanup(hs.Close)
+	srv, err := NewServer(resourceSpec(hs.URL), Options{Logger: slog.New(slog.DiscardHandler), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeIO(context.Background(), inR, outW) }()
+	t.Cleanup(func() { inW.Close() })
+	lines := bufio.NewScanner(outR)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	for i, uri := range []string{`unknown://a\u000fb`, `petstore://notes/a\u0001b`, `petstore://pets/rex`} {
+		go func() {
+			_, _ = fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"%s",%s}}`+"\n", i+1, uri, meta)
+		}()
+		got := make(chan string, 1)
+		go func() {
+			if lines.Scan() {
+				got <- lines.Text()
+			} else {
+				got <- ""
+			}
+		}()
+		select {
+		case line := <-got:
+			want := `"code":-32602`
+			if i == 2 {
+				want = `"contents"`
+			}
+			if !strings.Contains(line, want) {
+				t.Fatalf("read %s: %q, want %s", uri, line, want)
+			}
+		case err := <-done:
+			t.Fatalf("read %s ended the server: %v", uri, err)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("read %s: no answer within 5s", uri)
 		}
 	}
 }
