@@ -47,7 +47,7 @@ func (m *mediaUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // mediaServer serves one tool, media, reading GET /files/{id} from up,
 // with a read limit above the media caps so that the caps, not the read
 // limit, decide.
-func mediaServer(t *testing.T, up http.Handler) (*Server, *mcp.ClientSession) {
+func mediaServer(t testing.TB, up http.Handler) (*Server, *mcp.ClientSession) {
 	t.Helper()
 	hs := httptest.NewServer(up)
 	t.Cleanup(hs.Close)
@@ -375,5 +375,22 @@ func TestStepMediaInOrder(t *testing.T) {
 	}
 	if !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"Rex"`) || !strings.Contains(res.Content[1].(*mcp.TextContent).Text, "image/png, 70 bytes, from GET /photo") {
 		t.Fatalf("texts %q / %q", res.Content[0].(*mcp.TextContent).Text, res.Content[1].(*mcp.TextContent).Text)
+	}
+}
+
+// BenchmarkMediaCall: one tools/call returning a 512 KiB image (base64 on
+// the wire) through the in-memory transport, against a real upstream.
+func BenchmarkMediaCall(b *testing.B) {
+	up := &mediaUpstream{}
+	img := append(append([]byte(nil), testPNG...), bytes.Repeat([]byte{0x5a}, 512<<10)...)
+	up.set("image/png", img)
+	_, cs := mediaServer(b, up)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_file", Arguments: map[string]any{"id": "a1"}})
+		if err != nil || res.IsError {
+			b.Fatal(err)
+		}
 	}
 }

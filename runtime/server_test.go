@@ -265,7 +265,7 @@ type harness struct {
 
 // connect serves srv over in-memory transports to a go-sdk client
 // speaking protocolVersion ("" for the latest).
-func connect(t *testing.T, srv *Server, protocolVersion string) *mcp.ClientSession {
+func connect(t testing.TB, srv *Server, protocolVersion string) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
