@@ -232,9 +232,10 @@ func (f *fastPath) intercept(line []byte) bool {
 // fastTool reports whether calls of bt may take a fast path: a bound
 // tool with no asks, no confirmation, no per-caller upstream account and
 // no middleware (those may need the SDK session or return input
-// requests).
+// requests), whose operations answer JSON or text (media content is the
+// SDK's to encode).
 func fastTool(bt *boundTool) bool {
-	return bt != nil && len(bt.spec.Asks) == 0 && bt.confirm == nil && len(bt.userNeeds) == 0 && len(bt.middleware) == 0
+	return bt != nil && len(bt.spec.Asks) == 0 && bt.confirm == nil && len(bt.userNeeds) == 0 && len(bt.middleware) == 0 && !bt.spec.readsMedia()
 }
 
 // serve runs one call and writes its response.

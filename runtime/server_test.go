@@ -265,7 +265,7 @@ type harness struct {
 
 // connect serves srv over in-memory transports to a go-sdk client
 // speaking protocolVersion ("" for the latest).
-func connect(t *testing.T, srv *Server, protocolVersion string) *mcp.ClientSession {
+func connect(t testing.TB, srv *Server, protocolVersion string) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -590,9 +590,9 @@ func TestUpstreamOutcomes(t *testing.T) {
 		{"no content", "fetch", map[string]any{"which": "empty"}, false,
 			[]string{"succeeded (HTTP 204", "no content"}, nil},
 		{"long text truncated", "fetch", map[string]any{"which": "text"}, false,
-			[]string{"[This is the first 100 KiB of a 200 KiB result", "resources/read", "oa2mcp://results/"}, nil},
+			[]string{"text/plain, 204,800 bytes, from GET /{which}", "over the 100 KiB this server returns inline", "resources/read", "oa2mcp://results/"}, nil},
 		{"binary described", "fetch", map[string]any{"which": "blob"}, false,
-			[]string{"binary content (application/octet-stream, 1000 bytes)"}, nil},
+			[]string{"application/octet-stream, 1,000 bytes, from GET /{which}"}, nil},
 		{"no content from a step", "fetch_step", map[string]any{"which": "empty"}, false,
 			[]string{"succeeded (HTTP 204", "no content"}, []string{"null"}},
 		{"binary from a step is not called empty", "fetch_step", map[string]any{"which": "blob"}, false,
