@@ -3,7 +3,7 @@ package cases
 import (
 	"strings"
 
-	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // samplePNG is a 1x1 PNG: an image whose bytes say they are one.
@@ -21,7 +21,7 @@ const sampleBoundary = "oa2mcp-sample"
 // image/png, binary bytes for other images, audio and files, one text
 // part for multipart types.
 func mediaSample(mediaType string) (contentType, body string) {
-	base := runtime.MediaBase(mediaType)
+	base := oa2mcpimpl.MediaBase(mediaType)
 	switch {
 	case strings.HasPrefix(base, "multipart/"):
 		return base + "; boundary=" + sampleBoundary,

@@ -350,8 +350,8 @@ func responseMedia(op *load.Operation) string {
 	if r == nil {
 		return ""
 	}
-	base := runtime.MediaBase(r.MediaType)
-	if base == "" || base == "*/*" || runtime.IsJSONMedia(base) || runtime.SequenceMedia(base) != runtime.SequenceNone {
+	base := oa2mcpimpl.MediaBase(r.MediaType)
+	if base == "" || base == "*/*" || oa2mcpimpl.IsJSONMedia(base) || oa2mcpimpl.SequenceMedia(base) != runtime.SequenceNone {
 		return ""
 	}
 	return base
