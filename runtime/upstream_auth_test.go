@@ -333,3 +333,32 @@ func TestUpstreamAuthStartup(t *testing.T) {
 		}
 	}
 }
+
+// TestConnectLinkReused: calls without an account get the caller's one
+// pending link, so they cannot fill the store; once it is used, the next
+// call gets a new one.
+func TestConnectLinkReused(t *testing.T) {
+	rig := newAuthRig(t)
+	cs := rig.client("mcp-alice-0123456789", nil)
+	first := rig.linkFor("mcp-alice-0123456789")
+	rig.store.mu.Lock()
+	writes := len(rig.store.writes)
+	rig.store.mu.Unlock()
+	for i := 0; i < 50; i++ {
+		if text, _ := rig.call(cs, "list_events", nil); linkRE.FindString(text) != first {
+			t.Fatalf("call %d got another link: %s", i, text)
+		}
+	}
+	rig.store.mu.Lock()
+	grown := len(rig.store.writes) - writes
+	rig.store.mu.Unlock()
+	if grown != 0 {
+		t.Fatalf("50 calls without an account wrote %d records", grown)
+	}
+	if _, err := rig.browser("alice").start(first); err != nil {
+		t.Fatal(err)
+	}
+	if link := rig.linkFor("mcp-alice-0123456789"); link == first {
+		t.Fatal("a used link was given again")
+	}
+}
