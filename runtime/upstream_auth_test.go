@@ -175,9 +175,16 @@ func TestTokensSealedAtRest(t *testing.T) {
 	}
 	rig.store.mu.Unlock()
 
+	// A replica with the same key and store uses alice's account.
+	replica := rig.server(testTokenKey, rig.store)
+	res, err := replica.CallTool(ContextWithCaller(context.Background(), map[string]string{"sub": "alice"}), "list_events", map[string]any{})
+	if err != nil || res.IsError || !strings.Contains(resultText(res), "alice's event") {
+		t.Fatalf("replica: %v %s", err, resultText(res))
+	}
+
 	// Another key, the same store: the records do not open.
 	other := rig.server("ZmVkY2JhOTg3NjU0MzIxMGZlZGNiYTk4NzY1NDMyMTA=", rig.store)
-	res, err := other.CallTool(ContextWithCaller(context.Background(), map[string]string{"sub": "alice"}), "list_events", map[string]any{})
+	res, err = other.CallTool(ContextWithCaller(context.Background(), map[string]string{"sub": "alice"}), "list_events", map[string]any{})
 	if err != nil {
 		t.Fatal(err)
 	}
