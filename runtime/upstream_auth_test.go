@@ -277,6 +277,19 @@ func TestUpstreamTokenNeverShown(t *testing.T) {
 	if isErr || !strings.Contains(text, "seen with Bearer [REDACTED]") || strings.Contains(text, tok) {
 		t.Fatalf("isError=%v %s", isErr, text)
 	}
+	// Nor in the log (debug level), with a refused token (401) too.
+	secrets := rig.secretsOf("alice")
+	rig.as.revoke("alice")
+	rig.call(cs, "list_events", map[string]any{"echo": true})
+	logs := rig.logs.String()
+	if !strings.Contains(logs, "list_events") {
+		t.Fatalf("the server logged no call: %s", logs)
+	}
+	for _, secret := range append(secrets, tok, "mcp-alice-0123456789", rig.as.secret) {
+		if secret != `"alice"` && strings.Contains(logs, secret) {
+			t.Fatalf("the log shows %q:\n%s", secret, logs)
+		}
+	}
 }
 
 // TestDisconnectAccount: the tool deletes the caller's tokens (only
