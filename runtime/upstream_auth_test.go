@@ -175,9 +175,16 @@ func TestTokensSealedAtRest(t *testing.T) {
 	}
 	rig.store.mu.Unlock()
 
+	// A replica with the same key and store uses alice's account.
+	replica := rig.server(testTokenKey, rig.store)
+	res, err := replica.CallTool(ContextWithCaller(context.Background(), map[string]string{"sub": "alice"}), "list_events", map[string]any{})
+	if err != nil || res.IsError || !strings.Contains(resultText(res), "alice's event") {
+		t.Fatalf("replica: %v %s", err, resultText(res))
+	}
+
 	// Another key, the same store: the records do not open.
 	other := rig.server("ZmVkY2JhOTg3NjU0MzIxMGZlZGNiYTk4NzY1NDMyMTA=", rig.store)
-	res, err := other.CallTool(ContextWithCaller(context.Background(), map[string]string{"sub": "alice"}), "list_events", map[string]any{})
+	res, err = other.CallTool(ContextWithCaller(context.Background(), map[string]string{"sub": "alice"}), "list_events", map[string]any{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,6 +277,19 @@ func TestUpstreamTokenNeverShown(t *testing.T) {
 	if isErr || !strings.Contains(text, "seen with Bearer [REDACTED]") || strings.Contains(text, tok) {
 		t.Fatalf("isError=%v %s", isErr, text)
 	}
+	// Nor in the log (debug level), with a refused token (401) too.
+	secrets := rig.secretsOf("alice")
+	rig.as.revoke("alice")
+	rig.call(cs, "list_events", map[string]any{"echo": true})
+	logs := rig.logs.String()
+	if !strings.Contains(logs, "list_events") {
+		t.Fatalf("the server logged no call: %s", logs)
+	}
+	for _, secret := range append(secrets, tok, "mcp-alice-0123456789", rig.as.secret) {
+		if secret != `"alice"` && strings.Contains(logs, secret) {
+			t.Fatalf("the log shows %q:\n%s", secret, logs)
+		}
+	}
 }
 
 // TestDisconnectAccount: the tool deletes the caller's tokens (only
@@ -331,5 +351,34 @@ func TestUpstreamAuthStartup(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("key %q public %q: got %v, want %q", tc.key, tc.public, err, tc.want)
 		}
+	}
+}
+
+// TestConnectLinkReused: calls without an account get the caller's one
+// pending link, so they cannot fill the store; once it is used, the next
+// call gets a new one.
+func TestConnectLinkReused(t *testing.T) {
+	rig := newAuthRig(t)
+	cs := rig.client("mcp-alice-0123456789", nil)
+	first := rig.linkFor("mcp-alice-0123456789")
+	rig.store.mu.Lock()
+	writes := len(rig.store.writes)
+	rig.store.mu.Unlock()
+	for i := 0; i < 50; i++ {
+		if text, _ := rig.call(cs, "list_events", nil); linkRE.FindString(text) != first {
+			t.Fatalf("call %d got another link: %s", i, text)
+		}
+	}
+	rig.store.mu.Lock()
+	grown := len(rig.store.writes) - writes
+	rig.store.mu.Unlock()
+	if grown != 0 {
+		t.Fatalf("50 calls without an account wrote %d records", grown)
+	}
+	if _, err := rig.browser("alice").start(first); err != nil {
+		t.Fatal(err)
+	}
+	if link := rig.linkFor("mcp-alice-0123456789"); link == first {
+		t.Fatal("a used link was given again")
 	}
 }

@@ -59,6 +59,17 @@ func (s *Server) UpstreamAuthHandler() http.Handler {
 	return mux
 }
 
+// cookiePath is where the browser sends the state cookie: the
+// endpoints' folder under the public URL's own path (a server behind a
+// proxy at https://host/prefix).
+func (u *upstreamAuth) cookiePath() string {
+	p, err := url.Parse(u.publicURL)
+	if err != nil {
+		return "/oauth2/"
+	}
+	return strings.TrimRight(p.Path, "/") + "/oauth2/"
+}
+
 // stateCookie names the cookie binding state to the browser.
 func stateCookie(state string) string { return "oa2mcp_oauth_" + secretDigest(state)[:16] }
 
@@ -90,7 +101,7 @@ func (s *Server) serveStart(w http.ResponseWriter, r *http.Request) {
 		flowPage(w, http.StatusServiceUnavailable, "This server cannot start the sign-in right now.", "Call the tool again in a few seconds.")
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: stateCookie(state), Value: browser, Path: "/oauth2/", MaxAge: int(flowTTL.Seconds()),
+	http.SetCookie(w, &http.Cookie{Name: stateCookie(state), Value: browser, Path: u.cookiePath(), MaxAge: int(flowTTL.Seconds()),
 		HttpOnly: true, Secure: u.secure, SameSite: http.SameSiteLaxMode})
 	q := url.Values{"response_type": {"code"}, "client_id": {us.client.id}, "redirect_uri": {u.redirectURI()},
 		"state": {state}, "code_challenge": {pkceChallenge(verifier)}, "code_challenge_method": {"S256"}}
@@ -138,7 +149,7 @@ func (s *Server) serveCallback(w http.ResponseWriter, r *http.Request) {
 		flowPage(w, http.StatusServiceUnavailable, "The account was authorized but could not be stored.", "Call the tool again in a few seconds to start over.")
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: stateCookie(q.Get("state")), Value: "", Path: "/oauth2/", MaxAge: -1, HttpOnly: true, Secure: u.secure, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: stateCookie(q.Get("state")), Value: "", Path: u.cookiePath(), MaxAge: -1, HttpOnly: true, Secure: u.secure, SameSite: http.SameSiteLaxMode})
 	flowPage(w, http.StatusOK, "Your "+st.Scheme+" account is connected.", "You can close this window and go back: call the tool again.")
 }
 

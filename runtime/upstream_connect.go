@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,9 +41,8 @@ func (s *Server) connectAnswer(ctx context.Context, bt *boundTool, call *Call, s
 	}
 	links := map[string]string{}
 	for _, name := range schemes {
-		flow := randomToken()
-		rec := flowRecord{Sub: call.Caller["sub"], Scheme: name, Scopes: s.askScopes(ctx, bt, name, call.Caller["sub"]), Exp: u.now().Add(flowTTL).Unix()}
-		if err := u.vault.put(ctx, u.vault.key("uf", flow), rec, flowTTL); err != nil {
+		flow, err := u.pendingFlow(ctx, call.Caller["sub"], name, s.askScopes(ctx, bt, name, call.Caller["sub"]))
+		if err != nil {
 			return &callOutcome{err: storeUnavailable()}
 		}
 		links[name] = u.publicURL + startPath + "?flow=" + url.QueryEscape(flow)
@@ -61,6 +61,28 @@ func (s *Server) connectAnswer(ctx context.Context, bt *boundTool, call *Call, s
 	}
 	return &callOutcome{err: &callError{kind: KindNeedsUser, retryAfter: retryAfterUnknown,
 		msg: fmt.Sprintf("%s acts as the user's own account at the API, and the user has not connected it to this server yet. Give the user this link and tell them: open this URL, sign in, then call the tool again. %s. The link works once, for the user it was made for, within %d minutes.", bt.spec.Name, strings.Join(parts, "; "), int(flowTTL.Minutes()))}}
+}
+
+// pendingFlow is the caller's unused connect flow for scheme and scopes,
+// or a new one: a caller has at most one pending flow per scheme, so
+// calls without an account cannot fill the store with flow records.
+func (u *upstreamAuth) pendingFlow(ctx context.Context, sub, scheme string, scopes []string) (string, error) {
+	ptr := u.vault.key("ufp", sub, scheme)
+	var cur struct {
+		Flow string `json:"f"`
+	}
+	if ok, _ := u.vault.get(ctx, ptr, &cur); ok {
+		var rec flowRecord
+		if ok, _ := u.vault.get(ctx, u.vault.key("uf", cur.Flow), &rec); ok && u.now().Unix() < rec.Exp && slices.Equal(rec.Scopes, scopes) {
+			return cur.Flow, nil
+		}
+	}
+	cur.Flow = randomToken()
+	rec := flowRecord{Sub: sub, Scheme: scheme, Scopes: scopes, Exp: u.now().Add(flowTTL).Unix()}
+	if err := u.vault.put(ctx, u.vault.key("uf", cur.Flow), rec, flowTTL); err != nil {
+		return "", err
+	}
+	return cur.Flow, u.vault.put(ctx, ptr, cur, flowTTL)
 }
 
 // askScopes are the scopes a new sign-in asks: what the tool needs and

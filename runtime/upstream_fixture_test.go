@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -230,6 +231,7 @@ type authRig struct {
 	store  *recordingStore
 	clock  *movingClock
 	public string
+	logs   *syncBuffer // every server's log, at debug level
 }
 
 const testTokenKey = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" // 32 bytes
@@ -259,7 +261,7 @@ func calDef(as *testAS, upURL string) *ServerDef {
 func newAuthRig(t *testing.T) *authRig {
 	as := newTestAS(t)
 	up := newAccountUpstream(t, as)
-	rig := &authRig{t: t, as: as, up: up, clock: &movingClock{t: time.Now()}}
+	rig := &authRig{t: t, as: as, up: up, clock: &movingClock{t: time.Now()}, logs: &syncBuffer{}}
 	rig.store = &recordingStore{HandleStore: NewMemoryHandleStore(10000, rig.clock.Now)}
 	rig.mcp = httptest.NewUnstartedServer(nil)
 	rig.public = "http://" + rig.mcp.Listener.Addr().String()
@@ -277,7 +279,8 @@ func (rig *authRig) server(key string, store HandleStore) *Server {
 	env := map[string]string{"CAL_TOKEN_KEY": key, "CAL_PUBLIC_URL": rig.public,
 		"CAL_CAL_OAUTH_CLIENT_ID": rig.as.clientID, "CAL_CAL_OAUTH_CLIENT_SECRET": rig.as.secret,
 		"CAL_CORP_OAUTH_CLIENT_ID": rig.as.clientID, "CAL_CORP_OAUTH_CLIENT_SECRET": rig.as.secret}
-	srv, err := NewServer(calDef(rig.as, rig.up.URL), Options{Getenv: func(k string) string { return env[k] }, HandleStore: store, Now: rig.clock.Now,
+	logger := slog.New(slog.NewJSONHandler(rig.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv, err := NewServer(calDef(rig.as, rig.up.URL), Options{Getenv: func(k string) string { return env[k] }, HandleStore: store, Now: rig.clock.Now, Logger: logger,
 		Auth: &AuthOptions{Tokens: map[string]Caller{"mcp-alice-0123456789": {Subject: "alice"}, "mcp-bob-0123456789": {Subject: "bob"}, "mcp-carol-0123456789": {Subject: "carol"}}}})
 	if err != nil {
 		rig.t.Fatal(err)

@@ -35,6 +35,15 @@ func TestHostileCallbacks(t *testing.T) {
 		used       bool
 	}
 	var links []*link
+	// addLink records a link; a pending link given again is the same.
+	addLink := func(links []*link, owner, u string, now time.Time) []*link {
+		for _, l := range links {
+			if l.url == u {
+				return links
+			}
+		}
+		return append(links, &link{owner: owner, url: u, made: now})
+	}
 	var callbacks []*flowCallback
 	want := map[string]string{} // caller → account (AS user) of their token
 	var trace []string
@@ -48,7 +57,7 @@ func TestHostileCallbacks(t *testing.T) {
 		switch op := pick(9); {
 		case op == 0 || len(links) == 0:
 			u := users[pick(3)]
-			links = append(links, &link{owner: u, url: rig.directLink(u), made: rig.clock.Now()})
+			links = addLink(links, u, rig.directLink(u), rig.clock.Now())
 			trace = append(trace, "link for "+u)
 		case op == 1:
 			l, b := links[pick(len(links))], users[pick(3)]
@@ -106,7 +115,7 @@ func TestHostileCallbacks(t *testing.T) {
 			delete(want, u)
 		default:
 			u := users[pick(3)]
-			links = append(links, &link{owner: u, url: rig.directLink(u), made: rig.clock.Now()})
+			links = addLink(links, u, rig.directLink(u), rig.clock.Now())
 			trace = append(trace, "link for "+u)
 		}
 		for _, u := range users {
