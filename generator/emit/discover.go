@@ -120,6 +120,9 @@ func camel(name string) string {
 type docDiscovery struct {
 	Operations             int
 	Search, Describe, Call string
+	// Large is set when discovery serves a default mapping too large to
+	// list.
+	Large *ir.LargeAPI
 }
 
 func discoveryDoc(srv *ir.Server) *docDiscovery {
@@ -128,5 +131,5 @@ func discoveryDoc(srv *ir.Server) *docDiscovery {
 		return nil
 	}
 	return &docDiscovery{Operations: len(d.Operations), Search: d.Prefix + runtime.SearchToolName,
-		Describe: d.Prefix + runtime.DescribeToolName, Call: d.Prefix + runtime.CallToolName}
+		Describe: d.Prefix + runtime.DescribeToolName, Call: d.Prefix + runtime.CallToolName, Large: srv.Large}
 }

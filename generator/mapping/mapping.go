@@ -42,6 +42,10 @@ type Config struct {
 	// Discover serves the operations no task tool uses through the three
 	// discovery tools instead of one tool each (generate --discover).
 	Discover bool
+	// Bounds limit the tools/list of a default mapping; past them its
+	// operations are served through discovery (generate --max-tools,
+	// --max-tokens).
+	Bounds Bounds
 }
 
 // Build maps doc onto an ir.Server. Problems that make a tool impossible
@@ -69,11 +73,7 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 		srv.Tools = append(srv.Tools, tb.buildAll()...)
 		tb.finishState(srv)
 	}
-	if discoverUnused(cfg) {
-		srv.Discovery = discovery(infos, used, srv.Tools, toolPrefix(cfg), &problems)
-	} else if keepUnused(ov) {
-		srv.Tools = append(srv.Tools, defaultTools(infos, used, srv.Tools, toolPrefix(cfg), &problems)...)
-	}
+	mapUnused(srv, doc, infos, used, cfg, &problems)
 	sort.Slice(srv.Tools, func(i, j int) bool { return srv.Tools[i].Name < srv.Tools[j].Name })
 	assignGoNames(srv.Tools)
 	recordResponses(doc, srv, infos)
