@@ -104,7 +104,7 @@ func (es *evalSpec) onFirstPage(a int, query string, op *runtime.Discoverable) b
 // of. It fails when browsing recovers none of the tuning half's misses.
 func TestBrowseRecoversMisses(t *testing.T) {
 	root := testenv.RepoRoot(t)
-	all, err := buildSet(filepath.Join(root, "testdata", "discovery", "requests"), testenv.CorpusDir(t), 6)
+	all, err := buildSet(t, filepath.Join(root, "testdata", "discovery", "requests"), testenv.CorpusDir(t), 6)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,27 +73,27 @@ func loadSpecs(t testing.TB) []*evalSpec {
 	t.Helper()
 	root := testenv.RepoRoot(t)
 	corpus := testenv.CorpusDir(t)
-	specsOnce.Do(func() { specs, specsErr = buildSpecs(root, corpus) })
+	specsOnce.Do(func() { specs, specsErr = buildSpecs(t, root, corpus) })
 	if specsErr != nil {
 		t.Fatal(specsErr)
 	}
 	return specs
 }
 
-func buildSpecs(root, corpus string) ([]*evalSpec, error) {
-	return buildSet(filepath.Join(root, "testdata", "discovery", "eval"), corpus, 4)
+func buildSpecs(t testing.TB, root, corpus string) ([]*evalSpec, error) {
+	return buildSet(t, filepath.Join(root, "testdata", "discovery", "eval"), corpus, 4)
 }
 
 // buildSet builds the evaluated specs of every request file in dir,
 // wanting at least min files.
-func buildSet(dir, corpus string, min int) ([]*evalSpec, error) {
+func buildSet(t testing.TB, dir, corpus string, min int) ([]*evalSpec, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if err != nil || len(files) < min {
 		return nil, fmt.Errorf("want at least %d evaluation files in %s, found %d (%v)", min, dir, len(files), err)
 	}
 	var out []*evalSpec
 	for _, f := range files {
-		es, err := buildSpec(f, corpus)
+		es, err := buildSpec(t, f, corpus)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +102,7 @@ func buildSet(dir, corpus string, min int) ([]*evalSpec, error) {
 	return out, nil
 }
 
-func buildSpec(file, corpus string) (*evalSpec, error) {
+func buildSpec(t testing.TB, file, corpus string) (*evalSpec, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
@@ -111,7 +111,12 @@ func buildSpec(file, corpus string) (*evalSpec, error) {
 	if p := strictyaml.Decode(file, data, &es.set); p.HasErrors() {
 		return nil, p.Errors()
 	}
-	doc, problems := load.Load(context.Background(), filepath.Join(corpus, es.set.Spec), load.Options{})
+	path := filepath.Join(corpus, es.set.Spec)
+	if pkgPath, ok := strings.CutPrefix(es.set.Spec, "npm:"); ok {
+		// A spec an npm package ships, installed by scripts/install-deps.sh.
+		path = testenv.NpmFile(t, pkgPath)
+	}
+	doc, problems := load.Load(context.Background(), path, load.Options{})
 	if problems.HasErrors() {
 		return nil, fmt.Errorf("%s: %v", es.set.Spec, problems.Errors())
 	}

@@ -105,7 +105,7 @@ func boundsText(b Bounds) string {
 // search and by area, not as tools of their own.
 func largeInstructions(srv *ir.Server) string {
 	p := srv.Discovery.Prefix
-	return fmt.Sprintf("Its %d operations are too many to list as tools (more than %s): find one with %s (by plain words, or by area: call it without a query for the areas), "+
+	return fmt.Sprintf("The API's %d operations are too many to list as tools (more than %s): find one with %s (by plain words, or by area: call it without a query for the areas), "+
 		"see its inputs with %s, and run it with %s. The server's operator can add task tools for the everyday jobs (oa2mcp init, then an override file).",
 		len(srv.Discovery.Operations), srv.Large.Bounds, p+runtime.SearchToolName, p+runtime.DescribeToolName, p+runtime.CallToolName)
 }
