@@ -56,7 +56,12 @@ type evalSpec struct {
 type recall struct {
 	requests, first, top5 int
 	misses                []string
+	// took is the time of all the searches.
+	took time.Duration
 }
+
+// meanSearch is the mean time of one search.
+func (r recall) meanSearch() time.Duration { return r.took / time.Duration(max(r.requests, 1)) }
 
 func (r recall) at1() float64 { return float64(r.first) / float64(max(r.requests, 1)) }
 func (r recall) at5() float64 { return float64(r.top5) / float64(max(r.requests, 1)) }
@@ -162,7 +167,9 @@ func (es *evalSpec) runWhere(keep func(evalRequest) bool) recall {
 			continue
 		}
 		r.requests++
+		start := time.Now()
 		hits := es.searcher.Search(req.Query, 5)
+		r.took += time.Since(start)
 		rank := -1
 		var got []string
 		for i, h := range hits {

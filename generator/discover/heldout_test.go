@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
 )
@@ -58,7 +59,7 @@ func TestSearchHeldOut(t *testing.T) {
 		var total recall
 		for _, es := range all {
 			r := es.runWhere(half.keep)
-			t.Logf("%s %-13s %4d operations %3d requests  recall@1 %.2f  recall@5 %.2f", half.name, es.name, len(es.def.Operations), r.requests, r.at1(), r.at5())
+			t.Logf("%s %-13s %4d operations %3d requests  recall@1 %.2f  recall@5 %.2f  mean search %s  index %d bytes", half.name, es.name, len(es.def.Operations), r.requests, r.at1(), r.at5(), r.meanSearch().Round(10*time.Microsecond), len(es.def.Index))
 			if half.name == "tuning" {
 				for _, m := range r.misses {
 					t.Logf("  %s", m)
