@@ -42,6 +42,10 @@ func TestDiscoveryBrowse(t *testing.T) {
 	if r.isError || len(areas) != 2 || fmt.Sprint(areas[1]) != "map[description:The shop's items. name:Items operations:3]" {
 		t.Fatalf("areas: %s", r.text)
 	}
+	// A strict-mode client fills every field: null means not given.
+	if r := callDiscovery(t, cs, "search_operations", map[string]any{"query": nil, "area": nil, "limit": nil, "offset": nil}); r.isError || len(r.data["areas"].([]any)) != 2 {
+		t.Errorf("all null: want the areas, got %s", r.text)
+	}
 	r = callDiscovery(t, cs, "search_operations", map[string]any{"area": "items"})
 	if got := strings.Join(hitNames(r), " "); got != "delete_item get_item list_items" || r.data["area"] != "Items" || r.data["total"] != 3.0 {
 		t.Errorf("browse items: %s", r.text)
