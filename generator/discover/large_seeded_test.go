@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/oa2mcp/oa2mcp/generator"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/lint"
 	"github.com/oa2mcp/oa2mcp/generator/load"
@@ -131,6 +132,16 @@ func checkLargeMapping(t *testing.T, r *rand.Rand, n int, bounds mapping.Bounds)
 	}
 	if srv.Large == nil || !strings.Contains(srv.Instructions, "search_operations") {
 		return "discovery without the large-API note in the instructions", true
+	}
+	res, problems := generator.Render(doc, srv, nil)
+	if problems.HasErrors() {
+		return fmt.Sprint(problems.Errors()), true
+	}
+	readme := string(res.Files["README.md"])
+	for _, want := range []string{"oa2mcp init", fmt.Sprintf("would list %d tools", srv.Large.Tools), "--max-tools -1"} {
+		if !strings.Contains(readme, want) {
+			return fmt.Sprintf("the README lacks %q", want), true
+		}
 	}
 	return reachThroughDiscovery(t, srv, ops), true
 }
