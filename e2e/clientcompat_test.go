@@ -172,7 +172,7 @@ func listCorpus(t *testing.T) []*compatServer {
 		}
 		// The mapping alone: what generate would write, without its proof
 		// (TestCorpus runs that) and rendering.
-		model, more := mapping.Build(doc, mapping.Config{Name: e.Name, ImportPath: "corpus/" + e.Name, Source: e.Path})
+		model, more := mapping.Build(doc, mapping.Config{Name: e.Name, ImportPath: "corpus/" + e.Name, Source: e.Path, Bounds: mapping.Unbounded()})
 		if more.HasErrors() {
 			t.Fatalf("%s: %s", e.Path, more.Errors().Error())
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator"
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/generator/write"
 	"github.com/oa2mcp/oa2mcp/internal/quality"
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
@@ -68,7 +69,7 @@ func generateEntry(t *testing.T, corpus, mod string, e testenv.CorpusEntry) *cor
 		t.Errorf("%s: load failed:\n%s", e.Path, problems.Errors().Error())
 		return nil
 	}
-	res, more := generator.Generate(doc, generator.Config{Name: e.Name, ImportPath: "corpus/" + e.Name, Source: e.Path})
+	res, more := generator.Generate(doc, generator.Config{Name: e.Name, ImportPath: "corpus/" + e.Name, Source: e.Path, Bounds: mapping.Unbounded()})
 	if more.HasErrors() {
 		t.Errorf("%s: generate failed:\n%s", e.Path, more.Errors().Error())
 		return nil

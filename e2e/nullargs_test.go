@@ -50,7 +50,7 @@ func TestNullOptionalArguments(t *testing.T) {
 		if problems.HasErrors() {
 			t.Fatal(problems.Errors().Error())
 		}
-		model, more := mapping.Build(doc, mapping.Config{Name: e.Name, ImportPath: "corpus/" + e.Name, Source: e.Path})
+		model, more := mapping.Build(doc, mapping.Config{Name: e.Name, ImportPath: "corpus/" + e.Name, Source: e.Path, Bounds: mapping.Unbounded()})
 		more = append(more, cases.Build(model)...)
 		if more.HasErrors() {
 			t.Fatal(more.Errors().Error())

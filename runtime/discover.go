@@ -36,6 +36,9 @@ type Discovery struct {
 	// Index ranks Operations for search_operations; the generator builds
 	// it with EncodeSearchIndex.
 	Index string
+	// Areas are the API's areas for browsing (search_operations without
+	// a query), in the order the model sees them; may be empty.
+	Areas []DiscoveryArea
 }
 
 // Discoverable is one operation of discovery mode.
@@ -111,7 +114,7 @@ func checkDiscovery(def *Discovery) error {
 	if !strings.HasPrefix(def.Index, head) {
 		return fmt.Errorf("discovery index is not for these %d operations", len(def.Operations))
 	}
-	return nil
+	return checkAreas(def)
 }
 
 // register binds a discovery tool written in Go and serves it like any

@@ -249,7 +249,7 @@ func TestDiscoverySearch(t *testing.T) {
 		t.Errorf("no match: %s", none.text)
 	}
 	callDiscovery(t, cs, "search_operations", map[string]any{"query": ""}).wantError(t, "empty query", KindInvalidInput, "query")
-	callDiscovery(t, cs, "search_operations", map[string]any{"query": "item", "limit": 21}).wantError(t, "limit 21", KindInvalidInput, "limit")
+	callDiscovery(t, cs, "search_operations", map[string]any{"query": "item", "limit": 51}).wantError(t, "limit 51", KindInvalidInput, "limit")
 	if hits := u.requests(); len(hits) != 0 {
 		t.Errorf("searching called the upstream: %v", hits)
 	}

@@ -14,20 +14,24 @@ import (
 
 const (
 	defaultSearchLimit = 5
-	maxSearchLimit     = 20
+	maxSearchLimit     = 50
 	// maxSuggestions bounds the names an unknown-name error suggests.
 	maxSuggestions = 3
 )
 
 const searchInput = `{"type":"object","properties":{` +
-	`"query":{"type":"string","minLength":1,"maxLength":500,"description":"What the user wants done, in plain words, e.g. \"cancel a subscription\" or \"list pods in a namespace\"."},` +
-	`"limit":{"type":"integer","minimum":1,"maximum":20,"default":5,"description":"How many operations to return, best first (default 5)."}},` +
-	`"required":["query"],"additionalProperties":false}`
+	`"query":{"type":"string","minLength":1,"maxLength":500,"description":"What the user wants done, in plain words, e.g. \"cancel a subscription\" or \"list pods in a namespace\". Leave it out to browse: without area too, the API's areas; with area, that area's operations."},` +
+	`"area":{"type":"string","minLength":1,"maxLength":200,"description":"An area's name as the areas list gives it: only that area's operations (all of them, in pages, when query is left out)."},` +
+	`"limit":{"type":"integer","minimum":1,"maximum":50,"default":5,"description":"How many operations to return, best first (default 5; 20 when browsing an area)."},` +
+	`"offset":{"type":"integer","minimum":0,"default":0,"description":"When browsing an area, how many of its operations to skip: the next value the previous page gave."}},` +
+	`"additionalProperties":false}`
 
 const searchOutput = `{"type":"object","properties":{"operations":{"type":"array","items":{"type":"object","properties":{` +
 	`"name":{"type":"string"},"operationId":{"type":"string"},"method":{"type":"string"},"path":{"type":"string"},` +
 	`"summary":{"type":"string"},"readOnly":{"type":"boolean"},"destructive":{"type":"boolean"}},` +
-	`"required":["name","method","path","summary","readOnly","destructive"]}},"note":{"type":"string"}},"required":["operations"]}`
+	`"required":["name","method","path","summary","readOnly","destructive"]}},` +
+	`"areas":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"operations":{"type":"integer"}},"required":["name","operations"]}},` +
+	`"area":{"type":"string"},"total":{"type":"integer"},"next":{"type":"integer"},"note":{"type":"string"}},"required":["operations"]}`
 
 const nameInput = `{"type":"object","properties":{` +
 	`"name":{"type":"string","minLength":1,"maxLength":128,"description":"The operation's name as search_operations returned it."}},` +
@@ -85,7 +89,7 @@ func (d *discovery) searchTool() *Tool {
 		Description: fmt.Sprintf("Find the operation of %s that does what the user asks, among its %d operations that no other tool of this server covers. "+
 			"Describe the task in plain words, e.g. \"refund a payment\" or \"list the members of a group\"; the API's own nouns work best.%s "+
 			"Returns up to limit operations, best first, each with the name %s and %s take, its method, path and one-line summary, and whether it is read-only or destructive. "+
-			"If none fits, search again with other words. Changes nothing.",
+			"If none fits, search again with other words, or browse: without query it lists the API's areas, and with area the operations of one. Changes nothing.",
 			d.apiName(), len(d.def.Operations), areas, d.name(DescribeToolName), d.name(CallToolName)),
 		InputSchema:  searchInput,
 		OutputSchema: searchOutput,
@@ -137,29 +141,63 @@ type searchHit struct {
 
 type searchResult struct {
 	Operations []searchHit `json:"operations"`
-	Note       string      `json:"note,omitempty"`
+	// Areas lists the API's areas when the call gives neither query nor
+	// area.
+	Areas []areaHit `json:"areas,omitempty"`
+	// Area is the area browsed; Total its operations, Next the offset of
+	// its next page (0 on the last).
+	Area  string `json:"area,omitempty"`
+	Total int    `json:"total,omitempty"`
+	Next  int    `json:"next,omitempty"`
+	Note  string `json:"note,omitempty"`
 }
 
 func (d *discovery) searchHandler(_ context.Context, call *Call) (any, error) {
 	query, _ := call.Args["query"].(string)
-	limit := defaultSearchLimit
-	if n, ok := call.Args["limit"].(json.Number); ok {
-		if v, err := n.Int64(); err == nil {
-			limit = int(min(max(v, 1), maxSearchLimit))
+	areaName, _ := call.Args["area"].(string)
+	limit, given := clampedArg(call.Args["limit"], 1, maxSearchLimit)
+	if !given {
+		limit = defaultSearchLimit
+		if areaName != "" && query == "" {
+			limit = browseLimit
 		}
+	}
+	offset, _ := clampedArg(call.Args["offset"], 0, len(d.def.Operations))
+	out := searchResult{Operations: []searchHit{}}
+	if query == "" && areaName == "" {
+		out.Areas = d.areas()
+		if len(out.Areas) == 0 {
+			out.Note = "This API declares no areas; search with plain words instead."
+		}
+		return out, nil
+	}
+	if areaName != "" {
+		a := d.area(areaName)
+		if a == nil {
+			return nil, d.unknownArea(areaName)
+		}
+		return out, d.browse(&out, a, query, offset, limit)
 	}
 	sr, err := d.search()
 	if err != nil {
 		return nil, err
 	}
-	out := searchResult{Operations: []searchHit{}}
 	for _, h := range sr.Search(query, limit) {
 		out.Operations = append(out.Operations, hitOf(h.Operation))
 	}
 	if len(out.Operations) == 0 {
-		out.Note = fmt.Sprintf("No operation matches %q. Search again with other words, such as the API's own name for the thing (e.g. the noun in its URLs), or a simpler verb like list, get, create, update or delete.", query)
+		out.Note = fmt.Sprintf("No operation matches %q. Search again with other words, such as the API's own name for the thing (e.g. the noun in its URLs), or a simpler verb like list, get, create, update or delete; or browse the API's areas (no query).", query)
 	}
 	return out, nil
+}
+
+// clampedArg reads an integer argument (intArg) clamped to [lo, hi];
+// given is false when the call leaves it out.
+func clampedArg(v any, lo, hi int) (n int, given bool) {
+	if v == nil {
+		return lo, false
+	}
+	return min(max(intArg(v), lo), hi), true
 }
 
 func hitOf(op *Discoverable) searchHit {

@@ -28,6 +28,13 @@ OA2MCP_CLIENT_PACKAGES=(
   zod@4.6.7
 )
 
+# Public API descriptions that npm packages ship, for the discovery
+# evaluation (testdata/discovery/requests): CI reaches npm, not GitHub.
+# Each file read is checked against scripts/npm-specs.sha256.
+OA2MCP_SPEC_PACKAGES=(
+  @octokit/openapi@23.0.2
+)
+
 # Absolute paths, from the repository root (this file is in scripts/).
 OA2MCP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OA2MCP_NODE_PREFIX="$OA2MCP_ROOT/.cache/node"
@@ -92,7 +99,7 @@ oa2mcp_install_node() {
   local want=() pkg ver
   for pkg in "@modelcontextprotocol/conformance@$OA2MCP_CONFORMANCE_VERSION" \
              "@modelcontextprotocol/inspector@$OA2MCP_INSPECTOR_VERSION" \
-             "${OA2MCP_CLIENT_PACKAGES[@]}"; do
+             "${OA2MCP_CLIENT_PACKAGES[@]}" "${OA2MCP_SPEC_PACKAGES[@]}"; do
     ver="${pkg##*@}"
     have="$(_oa2mcp_pkg_version "${pkg%@*}")"
     if [ "$have" = "$ver" ]; then
@@ -113,6 +120,10 @@ oa2mcp_install_node() {
         return 1
       fi
     done
+  fi
+  if ! (cd "$OA2MCP_NODE_PREFIX/node_modules" && grep -v '^#' "$OA2MCP_ROOT/scripts/npm-specs.sha256" | sha256sum --quiet --check -); then
+    echo "install-deps: a spec file of an npm package does not match scripts/npm-specs.sha256" >&2
+    return 1
   fi
   local cmd
   for cmd in conformance mcp-inspector; do

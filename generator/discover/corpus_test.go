@@ -108,7 +108,7 @@ func TestSameAsDefaultMapping(t *testing.T) {
 	for _, name := range []string{"stripe", "slack"} {
 		e := corpusEntry(t, name)
 		doc := loadCorpus(t, e)
-		plain := build(t, doc, mapping.Config{Name: e.Name})
+		plain := build(t, doc, mapping.Config{Name: e.Name, Bounds: unbounded})
 		disc := build(t, doc, mapping.Config{Name: e.Name, Discover: true})
 		if len(plain.Tools) != len(disc.Discovery.Operations) {
 			t.Fatalf("%s: %d tools, %d discoverable operations", name, len(plain.Tools), len(disc.Discovery.Operations))

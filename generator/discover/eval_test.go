@@ -57,7 +57,12 @@ type evalSpec struct {
 type recall struct {
 	requests, first, top5 int
 	misses                []string
+	// took is the time of all the searches.
+	took time.Duration
 }
+
+// meanSearch is the mean time of one search.
+func (r recall) meanSearch() time.Duration { return r.took / time.Duration(max(r.requests, 1)) }
 
 func (r recall) at1() float64 { return float64(r.first) / float64(max(r.requests, 1)) }
 func (r recall) at5() float64 { return float64(r.top5) / float64(max(r.requests, 1)) }
@@ -74,27 +79,27 @@ func loadSpecs(t testing.TB) []*evalSpec {
 	t.Helper()
 	root := testenv.RepoRoot(t)
 	corpus := testenv.CorpusDir(t)
-	specsOnce.Do(func() { specs, specsErr = buildSpecs(root, corpus) })
+	specsOnce.Do(func() { specs, specsErr = buildSpecs(t, root, corpus) })
 	if specsErr != nil {
 		t.Fatal(specsErr)
 	}
 	return specs
 }
 
-func buildSpecs(root, corpus string) ([]*evalSpec, error) {
-	return buildSet(filepath.Join(root, "testdata", "discovery", "eval"), corpus, 4)
+func buildSpecs(t testing.TB, root, corpus string) ([]*evalSpec, error) {
+	return buildSet(t, filepath.Join(root, "testdata", "discovery", "eval"), corpus, 4)
 }
 
 // buildSet builds the evaluated specs of every request file in dir,
 // wanting at least min files.
-func buildSet(dir, corpus string, min int) ([]*evalSpec, error) {
+func buildSet(t testing.TB, dir, corpus string, min int) ([]*evalSpec, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if err != nil || len(files) < min {
 		return nil, fmt.Errorf("want at least %d evaluation files in %s, found %d (%v)", min, dir, len(files), err)
 	}
 	var out []*evalSpec
 	for _, f := range files {
-		es, err := buildSpec(f, corpus)
+		es, err := buildSpec(t, f, corpus)
 		if err != nil {
 			return nil, err
 		}
@@ -103,7 +108,7 @@ func buildSet(dir, corpus string, min int) ([]*evalSpec, error) {
 	return out, nil
 }
 
-func buildSpec(file, corpus string) (*evalSpec, error) {
+func buildSpec(t testing.TB, file, corpus string) (*evalSpec, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
@@ -112,7 +117,12 @@ func buildSpec(file, corpus string) (*evalSpec, error) {
 	if p := strictyaml.Decode(file, data, &es.set); p.HasErrors() {
 		return nil, p.Errors()
 	}
-	doc, problems := load.Load(context.Background(), filepath.Join(corpus, es.set.Spec), load.Options{})
+	path := filepath.Join(corpus, es.set.Spec)
+	if pkgPath, ok := strings.CutPrefix(es.set.Spec, "npm:"); ok {
+		// A spec an npm package ships, installed by scripts/install-deps.sh.
+		path = testenv.NpmFile(t, pkgPath)
+	}
+	doc, problems := load.Load(context.Background(), path, load.Options{})
 	if problems.HasErrors() {
 		return nil, fmt.Errorf("%s: %v", es.set.Spec, problems.Errors())
 	}
@@ -158,7 +168,9 @@ func (es *evalSpec) runWhere(keep func(evalRequest) bool) recall {
 			continue
 		}
 		r.requests++
+		start := time.Now()
 		hits := es.searcher.Search(req.Query, 5)
+		r.took += time.Since(start)
 		rank := -1
 		var got []string
 		for i, h := range hits {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
 )
@@ -16,12 +17,16 @@ import (
 // 0.80), less a margin of about one request: they catch a ranking change
 // that makes discovery worse, on requests nobody tuned on above all. The
 // targets of the search (recall@5 0.87 and recall@1 0.6 on the frozen
-// half) are printed beside them.
+// half) are printed beside them. GitHub's REST API (1,221 operations,
+// 38 requests) joined the set afterwards, written before any change it
+// measures, at tuning 0.39 and 0.56, frozen 0.35 and 0.50; the floors
+// are the seven APIs' figures then (tuning 0.56 and 0.82, frozen 0.50
+// and 0.74), less the same margin.
 const (
-	tuningFloorRecall1 = 0.58
-	tuningFloorRecall5 = 0.87
-	frozenFloorRecall1 = 0.52
-	frozenFloorRecall5 = 0.78
+	tuningFloorRecall1 = 0.54
+	tuningFloorRecall5 = 0.80
+	frozenFloorRecall1 = 0.48
+	frozenFloorRecall5 = 0.72
 	heldOutGoalRecall1 = 0.60
 	heldOutGoalRecall5 = 0.87
 )
@@ -37,7 +42,7 @@ func frozen(req evalRequest) bool {
 // held-out set and fails when either half falls below its floor.
 func TestSearchHeldOut(t *testing.T) {
 	root := testenv.RepoRoot(t)
-	all, err := buildSet(filepath.Join(root, "testdata", "discovery", "requests"), testenv.CorpusDir(t), 6)
+	all, err := buildSet(t, filepath.Join(root, "testdata", "discovery", "requests"), testenv.CorpusDir(t), 6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +59,7 @@ func TestSearchHeldOut(t *testing.T) {
 		var total recall
 		for _, es := range all {
 			r := es.runWhere(half.keep)
-			t.Logf("%s %-13s %4d operations %3d requests  recall@1 %.2f  recall@5 %.2f", half.name, es.name, len(es.def.Operations), r.requests, r.at1(), r.at5())
+			t.Logf("%s %-13s %4d operations %3d requests  recall@1 %.2f  recall@5 %.2f  mean search %s  index %d bytes", half.name, es.name, len(es.def.Operations), r.requests, r.at1(), r.at5(), r.meanSearch().Round(10*time.Microsecond), len(es.def.Index))
 			if half.name == "tuning" {
 				for _, m := range r.misses {
 					t.Logf("  %s", m)

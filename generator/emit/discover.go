@@ -121,6 +121,9 @@ func camel(name string) string {
 type docDiscovery struct {
 	Operations             int
 	Search, Describe, Call string
+	// Large is set when discovery serves a default mapping too large to
+	// list.
+	Large *ir.LargeAPI
 }
 
 func discoveryDoc(srv *ir.Server) *docDiscovery {
@@ -129,5 +132,5 @@ func discoveryDoc(srv *ir.Server) *docDiscovery {
 		return nil
 	}
 	return &docDiscovery{Operations: len(d.Operations), Search: d.Prefix + oa2mcpimpl.SearchToolName,
-		Describe: d.Prefix + oa2mcpimpl.DescribeToolName, Call: d.Prefix + oa2mcpimpl.CallToolName}
+		Describe: d.Prefix + oa2mcpimpl.DescribeToolName, Call: d.Prefix + oa2mcpimpl.CallToolName, Large: srv.Large}
 }

@@ -149,6 +149,7 @@ func render(name string, data any) ([]byte, error) {
 		"indent": indent,
 		"md":     mdCell,
 		"yes":    yesNo,
+		"tokens": ir.EstimateTokens,
 	}).Parse(string(src))
 	if err != nil {
 		return nil, err

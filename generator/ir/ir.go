@@ -83,6 +83,9 @@ type Server struct {
 	Redis bool
 	// NoCallTests leaves out oa2mcp_calls_test.go.
 	NoCallTests bool
+	// Large, when set, says the default mapping was too large to list
+	// and its operations are served through discovery instead.
+	Large *LargeAPI
 	// CallCases are the generated call cases (generator/cases), which
 	// oa2mcp_calls_test.go runs; UpstreamResponses are the fake
 	// upstream's answers, by "METHOD /path".
@@ -127,4 +130,13 @@ func (t *Tool) Method() string {
 		return ""
 	}
 	return t.Op.Method
+}
+
+// LargeAPI is a default mapping too large to list as tools.
+type LargeAPI struct {
+	// Tools and ListBytes size the tools/list the default mapping would
+	// have had.
+	Tools, ListBytes int
+	// Bounds says the bounds it exceeds, e.g. "128 tools or 50000 tokens".
+	Bounds string
 }

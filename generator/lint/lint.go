@@ -9,7 +9,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"regexp"
 	"sort"
 
@@ -190,20 +189,15 @@ func sortFindings(fs []Finding) {
 	})
 }
 
-// listedTool is the JSON a client receives for one tool in tools/list.
-type listedTool struct {
-	Name         string          `json:"name"`
-	Title        string          `json:"title,omitempty"`
-	Description  string          `json:"description,omitempty"`
-	InputSchema  json.RawMessage `json:"inputSchema"`
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	Annotations  map[string]any  `json:"annotations"`
+// ListTokens estimates the tokens a model reads for srv's tools/list
+// (ir.EstimateTokens of ir.ListBytes).
+func ListTokens(srv *ir.Server) int {
+	return ir.EstimateTokens(ListBytes(srv))
 }
 
-// ListTokens estimates the tokens a model reads for srv's tools/list:
-// the bytes of the compact JSON of all tools divided by four.
-func ListTokens(srv *ir.Server) int {
-	return ListBytes(listedTools(srv)) / 4
+// ListBytes is the size of srv's tools/list, discovery tools included.
+func ListBytes(srv *ir.Server) int {
+	return ir.ListBytes(listedTools(srv))
 }
 
 // listedTools are the tools a client lists: the server's, plus the three
@@ -218,37 +212,4 @@ func listedTools(srv *ir.Server) []ir.Tool {
 		out = append(out, ir.Tool{Tool: *t})
 	}
 	return out
-}
-
-// ListBytes is the size of the compact JSON of tools as a client receives
-// them in tools/list: name, title, description, inputSchema, outputSchema
-// and annotations. The output schema counts: clients pass it on to the
-// model with the rest.
-func ListBytes(tools []ir.Tool) int {
-	listed := make([]listedTool, 0, len(tools))
-	for _, t := range tools {
-		listed = append(listed, listedTool{
-			Name: t.Name, Title: t.Title, Description: t.Description,
-			InputSchema: rawSchema(t.InputSchema, `{}`), OutputSchema: rawSchema(t.OutputSchema, ""),
-			Annotations: map[string]any{"title": t.Title, "readOnlyHint": t.ReadOnly, "destructiveHint": t.Destructive,
-				"idempotentHint": t.Idempotent, "openWorldHint": t.OpenWorld},
-		})
-	}
-	b, err := json.Marshal(map[string]any{"tools": listed})
-	if err != nil {
-		return 0
-	}
-	return len(b)
-}
-
-// rawSchema passes a schema through as JSON, or orElse when it is not
-// valid JSON ("" leaves the field out).
-func rawSchema(s, orElse string) json.RawMessage {
-	if json.Valid([]byte(s)) {
-		return json.RawMessage(s)
-	}
-	if orElse == "" {
-		return nil
-	}
-	return json.RawMessage(orElse)
 }

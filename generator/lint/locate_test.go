@@ -61,10 +61,10 @@ func TestListBytesCountsOutputSchema(t *testing.T) {
 	a := tool("a", "GET", "/a", "A.", `{"type":"object"}`)
 	b := a
 	b.OutputSchema = `{"type":"object","properties":{"x":{"type":"string"}}}`
-	if diff := ListBytes([]ir.Tool{b}) - ListBytes([]ir.Tool{a}); diff != len(`,"outputSchema":`)+len(b.OutputSchema) {
+	if diff := ir.ListBytes([]ir.Tool{b}) - ir.ListBytes([]ir.Tool{a}); diff != len(`,"outputSchema":`)+len(b.OutputSchema) {
 		t.Errorf("output schema adds %d bytes, want %d", diff, len(`,"outputSchema":`)+len(b.OutputSchema))
 	}
-	if !strings.Contains(string(rawSchema("not json", `{}`)), "{}") {
+	if !strings.Contains(string(ir.RawSchema("not json", `{}`)), "{}") {
 		t.Error("invalid input schema not replaced")
 	}
 }

@@ -36,7 +36,7 @@ func discoverUnused(cfg Config) bool {
 // discovery maps the operations no task tool uses onto the server's
 // Discovery; the task tools keep their names. Nil when every operation
 // is a task tool's: three tools would offer nothing.
-func discovery(infos []*opInfo, used map[*opInfo]bool, tools []ir.Tool, prefix string, problems *diag.List) *runtime.Discovery {
+func discovery(infos []*opInfo, used map[*opInfo]bool, tools []ir.Tool, prefix string, tags map[string]string, problems *diag.List) *runtime.Discovery {
 	rest, names := unusedNames(infos, used, tools, problems)
 	checkReserved(tools, prefix, problems)
 	if len(rest) == 0 {
@@ -66,6 +66,7 @@ func discovery(infos []*opInfo, used map[*opInfo]bool, tools []ir.Tool, prefix s
 		out.Operations = append(out.Operations, e.op)
 		docs[i] = e.doc
 	}
+	out.Areas = areas(docs, tags)
 	index, err := discover.Index(docs)
 	if err != nil {
 		problems.Errorf(diag.Position{}, "report this as an oa2mcp bug", "building the discovery index: %v", err)

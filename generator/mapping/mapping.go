@@ -43,6 +43,10 @@ type Config struct {
 	// Discover serves the operations no task tool uses through the three
 	// discovery tools instead of one tool each (generate --discover).
 	Discover bool
+	// Bounds limit the tools/list of a default mapping; past them its
+	// operations are served through discovery (generate --max-tools,
+	// --max-tokens).
+	Bounds Bounds
 }
 
 // Build maps doc onto an ir.Server. Problems that make a tool impossible
@@ -71,11 +75,7 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 		srv.Tools = append(srv.Tools, tb.buildAll()...)
 		tb.finishState(srv)
 	}
-	if discoverUnused(cfg) {
-		srv.Discovery = discovery(infos, used, srv.Tools, toolPrefix(cfg), &problems)
-	} else if keepUnused(ov) {
-		srv.Tools = append(srv.Tools, defaultTools(infos, used, srv.Tools, toolPrefix(cfg), &problems)...)
-	}
+	mapUnused(srv, doc, infos, used, cfg, &problems)
 	if ov != nil {
 		if t := disconnectTool(srv, srv.Tools, toolPrefix(cfg), ov.Pos("server.upstream_auth"), &problems); t != nil {
 			srv.Tools = append(srv.Tools, *t)

@@ -8,6 +8,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // resources maps the override file's resources: entries onto the tools
@@ -42,7 +43,7 @@ func resources(ov *overrides.File, tools []ir.Tool, problems *diag.List) []runti
 		}
 		res := runtime.Resource{URITemplate: r.URITemplate, Name: firstNonEmpty(r.Name, t.Name), Title: r.Title,
 			Description: firstNonEmpty(r.Description, t.Description), MIMEType: firstNonEmpty(r.MimeType, t.Op.ResponseMedia, "application/json"), Tool: t.Name}
-		if err := runtime.CheckResource(&res, &t.Tool); err != nil {
+		if err := oa2mcpimpl.CheckResource(&res, &t.Tool); err != nil {
 			problems.Errorf(ov.Pos(path+".uri_template"), `write "scheme://path/{input}" with a {variable} per required input of `+t.Name, "%v", err)
 			continue
 		}

@@ -107,7 +107,7 @@ func loadCatalogs(t *testing.T) []*catalog {
 		if doc == nil {
 			t.Fatalf("%s: %v", path, probs)
 		}
-		srv, probs := mapping.Build(doc, mapping.Config{Name: "default"})
+		srv, probs := mapping.Build(doc, mapping.Config{Name: "default", Bounds: mapping.Unbounded()})
 		if srv == nil {
 			t.Fatalf("%s: default mapping: %v", path, probs)
 		}

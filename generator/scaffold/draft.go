@@ -171,7 +171,7 @@ func (d *draft) attach(srv *ir.Server) {
 	for _, c := range d.cands {
 		if t := byName[d.server.prefixed(c.name)]; t != nil && c.broken == "" {
 			c.tool = t
-			c.bytes = lint.ListBytes([]ir.Tool{*t})
+			c.bytes = ir.ListBytes([]ir.Tool{*t})
 		}
 	}
 }

@@ -88,7 +88,7 @@ func Build(doc *load.Document, opts Options) *Result {
 		// The long tail goes to discovery, whose three tools are listed
 		// too: choose again within what they leave of the size budget,
 		// unless they would take half of it.
-		reserve := lint.ListTokens(srv)*4 - lint.ListBytes(srv.Tools)
+		reserve := lint.ListTokens(srv)*4 - ir.ListBytes(srv.Tools)
 		if reserve*2 <= opts.MaxListTokens*4 {
 			d.choose(reserve)
 		} else {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/internal/strictyaml"
 )
 
@@ -29,6 +30,12 @@ type fileConfig struct {
 	// discovery tools (search_operations, describe_operation,
 	// call_operation) instead of one tool each.
 	Discover bool `yaml:"discover"`
+	// MaxTools and MaxTokens bound the tools/list of a default mapping
+	// (no override file): past either, its operations are served through
+	// the discovery tools. 0 or absent: 128 tools, 50000 tokens; -1: no
+	// bound.
+	MaxTools  int `yaml:"max_tools"`
+	MaxTokens int `yaml:"max_tokens"`
 	// RuntimeDir is the folder of the runtime module, for a replace
 	// directive in a generated go.mod.
 	RuntimeDir string `yaml:"runtime_dir"`
@@ -76,6 +83,9 @@ type settings struct {
 	metrics bool
 	// discover serves unused operations through the discovery tools.
 	discover bool
+	// bounds limit a default mapping's tools/list (--max-tools,
+	// --max-tokens).
+	bounds mapping.Bounds
 }
 
 // validate reports missing required settings.

@@ -55,6 +55,8 @@ Exit codes: 0 ok, 1 problems in the inputs (or drift with --check), 2 usage or I
 	f.BoolVarP(&s.verbose, "verbose", "v", false, "print each stage with its timing on stderr")
 	f.BoolVar(&s.metrics, "metrics", false, "serve Prometheus metrics at /metrics (adds github.com/prometheus/client_golang to the generated code)")
 	f.BoolVar(&s.discover, "discover", false, "serve the operations no task tool uses through three tools (search_operations, describe_operation, call_operation) instead of one tool each; see docs/discovery.md")
+	f.IntVar(&s.bounds.Tools, "max-tools", mapping.DefaultMaxTools, "without an override file, a spec whose default mapping lists more tools is served through discovery instead; -1: no bound (see docs/discovery.md)")
+	f.IntVar(&s.bounds.ListTokens, "max-tokens", mapping.DefaultMaxListTokens, "the same bound on the tools/list token estimate (bytes/4); -1: no bound")
 	f.BoolVar(&s.noCallTests, "no-call-tests", false, "do not generate oa2mcp_calls_test.go (the per-tool call cases)")
 	f.StringVar(&s.runtimeDir, "runtime-dir", "", "folder of the oa2mcp runtime module: the go.mod written for an output outside any module replaces github.com/oa2mcp/oa2mcp/runtime with it")
 	return cmd
@@ -94,6 +96,12 @@ func mergeConfig(cmd *cobra.Command, s *settings, path string) error {
 	if !cmd.Flags().Changed("discover") {
 		s.discover = cfg.Discover
 	}
+	if !cmd.Flags().Changed("max-tools") && cfg.MaxTools != 0 {
+		s.bounds.Tools = cfg.MaxTools
+	}
+	if !cmd.Flags().Changed("max-tokens") && cfg.MaxTokens != 0 {
+		s.bounds.ListTokens = cfg.MaxTokens
+	}
 	return nil
 }
 
@@ -116,6 +124,7 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	cfg.NoCallTests = s.noCallTests
 	cfg.Metrics = s.metrics
 	cfg.Discover = s.discover
+	cfg.Bounds = s.bounds
 	srv, genProblems := generator.Model(doc, cfg)
 	problems = append(problems, genProblems...)
 	if problems.HasErrors() {
@@ -142,7 +151,8 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	if s.runtimeDir != "" && cfg.GoMod == "" && !mod.replacesRuntime {
 		fmt.Fprintf(stderr, "warning: --runtime-dir has no effect: %s lies in an existing Go module, whose go.mod you maintain; add \"replace github.com/oa2mcp/oa2mcp/runtime => %s\" there\n", s.out, s.runtimeDir)
 	}
-	prog.stage("generate", fmt.Sprintf("%d tools, %d files", len(res.Server.Tools), len(res.Files)))
+	prog.stage("generate", fmt.Sprintf("%s, %d files", listSize(res.Server), len(res.Files)))
+	noteLarge(stderr, s, res.Server)
 	warnEmpty(&problems, doc, res.Server)
 	printProblems(stderr, problems)
 	err = writeResult(s, res, stdout)

@@ -76,6 +76,7 @@ func runInit(cmd *cobra.Command, o *initOptions) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("%s: cannot write the draft: %s; check the --out path", o.out, ioReason(err))}
 	}
 	printDraftSummary(stderr, o, res)
+	printDefaultSize(stderr, doc)
 	return nil
 }
 
@@ -94,6 +95,6 @@ func printDraftSummary(w io.Writer, o *initOptions, res *scaffold.Result) {
 		return
 	}
 	rep := lint.Check(res.Server, lint.Config{})
-	fmt.Fprintf(w, "lint: %d tools, tools/list ≈ %d tokens: %s\n", rep.Tools, rep.ListTokens, countLine(rep))
+	fmt.Fprintf(w, "lint: %s: %s\n", listSize(res.Server), countLine(rep))
 	fmt.Fprintf(w, "next: resolve the TODOs, then oa2mcp lint --spec %s --overrides %s\n", o.spec, o.out)
 }

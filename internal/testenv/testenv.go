@@ -89,3 +89,17 @@ func WriteModule(dir, module, runtimeDir string) error {
 func GoEnv() []string {
 	return append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 }
+
+// NpmFile returns a file an npm package ships, by its path under
+// node_modules ("@octokit/openapi/generated/api.github.com.json"), from
+// .cache/node of the repository, where scripts/install-deps.sh installs
+// the pinned packages and checks the files' sha256. A missing file fails
+// the test rather than skipping it.
+func NpmFile(t testing.TB, path string) string {
+	t.Helper()
+	file := filepath.Join(RepoRoot(t), ".cache", "node", "node_modules", filepath.FromSlash(path))
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("%s is missing: run scripts/install-deps.sh, which installs the npm package that ships it (%v)", file, err)
+	}
+	return file
+}

@@ -46,6 +46,13 @@ func Singular(w string) string { return runtime.Singular(w) }
 // DiscoveryTools returns the discovery tools a server with def serves.
 func DiscoveryTools(def *runtime.ServerDef) []*runtime.Tool { return runtime.DiscoveryTools(def) }
 
+// CheckResource reports why a resource declaration cannot be served by
+// its tool (the rule NewServer binds with); nil when it can.
+func CheckResource(r *runtime.Resource, t *runtime.Tool) error { return runtime.CheckResource(r, t) }
+
+// AreaKey is the folded name by which discovery finds an area.
+func AreaKey(name string) string { return runtime.AreaKey(name) }
+
 // MediaBase is a media type without parameters, lower-cased.
 func MediaBase(mt string) string { return runtime.MediaBase(mt) }
 

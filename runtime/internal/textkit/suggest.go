@@ -10,16 +10,16 @@ func Suggest(word string, candidates []string) string {
 	best, bestD := "", min(3, len(word)/2+1)
 	lw := strings.ToLower(word)
 	for _, c := range candidates {
-		if d := editDistance(lw, strings.ToLower(c)); d < bestD {
+		if d := EditDistance(lw, strings.ToLower(c)); d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
 }
 
-// editDistance is the Levenshtein distance of two short strings, by
+// EditDistance is the Levenshtein distance of two short strings, by
 // bytes; longer strings count as far apart, which bounds the work.
-func editDistance(a, b string) int {
+func EditDistance(a, b string) int {
 	if len(a) > 64 || len(b) > 64 {
 		return 99
 	}

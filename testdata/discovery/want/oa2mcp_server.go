@@ -76,6 +76,20 @@ var definition = runtime.ServerDef{
 	Discovery: &runtime.Discovery{
 		Prefix: "desk_",
 		Topics: "tickets, comments, agents",
+		Areas: []runtime.DiscoveryArea{
+			{
+				Name:       "agents",
+				Operations: []int{4},
+			},
+			{
+				Name:       "comments",
+				Operations: []int{0, 5},
+			},
+			{
+				Name:       "tickets",
+				Operations: []int{1, 2, 3, 6},
+			},
+		},
 		Operations: []*runtime.Discoverable{
 			opAddComment,
 			opCreateTicket,
