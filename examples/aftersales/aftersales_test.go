@@ -186,8 +186,8 @@ type result struct {
 	isError bool
 	// protocol is set for a JSON-RPC error (text is its message).
 	protocol bool
-	data    map[string]any
-	raw     *mcp.CallToolResult
+	data     map[string]any
+	raw      *mcp.CallToolResult
 }
 
 func callTool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) result {
