@@ -254,6 +254,42 @@ var toolTestInputRequiredResultTamperedState = &runtime.Tool{
 	Confirm:   "Please confirm",
 }
 
+// toolTestRegionGreeting is the test_region_greeting tool.
+//
+// GET /regions/{region} (operationId getRegion)
+var toolTestRegionGreeting = &runtime.Tool{
+	Name:        "test_region_greeting",
+	Title:       "Read the greeting of one region",
+	Description: "Read the greeting of one region, e.g. eu or us. Use it to greet someone in their region's words. Read-only.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "properties": {
+    "region": {
+      "description": "The region, e.g. eu.",
+      "maxLength": 40,
+      "minLength": 1,
+      "type": "string",
+      "x-mcp-header": "Region"
+    }
+  },
+  "required": [
+    "region"
+  ],
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Op: &runtime.Operation{
+		OperationID: "getRegion",
+		Method:      "GET",
+		Path:        "/regions/{region}",
+		Params: []runtime.Param{
+			{Name: "region", Arg: "region", In: "path", Style: "simple", Required: true},
+		},
+	},
+}
+
 // toolTestSimpleText is the test_simple_text tool.
 //
 // GET /greeting (operationId getGreeting)

@@ -58,6 +58,9 @@ func NewHandler() http.Handler {
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"text": fmt.Sprintf("Hello, %s!", in.Name)})
 	})
+	mux.HandleFunc("GET "+BasePath+"/regions/{region}", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"text": "Hello from region " + r.PathValue("region") + "."})
+	})
 	mux.HandleFunc("POST "+BasePath+"/confirmations", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"text": "state-ok: the confirmed action ran."})
 	})
