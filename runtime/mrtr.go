@@ -191,7 +191,11 @@ func (s *Server) interact(ctx context.Context, bt *boundTool, req *mcp.CallToolR
 	all := mergeAnswers(st.Answers, answers)
 	if need.confirm && !asked.confirm {
 		// The inputs are in; the confirmation comes next, in its own
-		// round, carrying the answers so far.
+		// round, carrying the answers so far, to a client that declared
+		// it can show a form on this request too.
+		if !clientCanElicit(req) {
+			return nil, noElicitation(bt, interaction{confirm: true})
+		}
 		return s.inputRequired(bt, digest, args, interaction{confirm: true}, owner, "", all), nil
 	}
 	return nil, nil
