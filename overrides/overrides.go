@@ -22,6 +22,9 @@ type File struct {
 	// upstream objects (e.g. a ticket) that one tool returns and later
 	// tools take as a parameter. Keyed by type name.
 	Handles map[string]*HandleType `yaml:"handles" json:"handles"`
+	// Resources serve GET operations as MCP resources (resources/read),
+	// opt-in per operation.
+	Resources []*Resource `yaml:"resources" json:"resources"`
 
 	// Path is the file the overrides were read from; set by Read.
 	Path string `yaml:"-" json:"-"`
@@ -321,4 +324,25 @@ type List struct {
 	// (page=2&per_page=20). Limit must then equal the upstream's page
 	// size.
 	PageKind string `yaml:"page_kind" json:"page_kind"`
+}
+
+// Resource serves the tool of one GET operation as an MCP resource or
+// resource template: resources/read of a URI matching URITemplate calls
+// the tool with the URI's variables as its arguments.
+type Resource struct {
+	// Operation is the operationId of a GET operation that a tool calls
+	// alone (its default tool, or an override tool with operation:).
+	Operation string `yaml:"operation" json:"operation"`
+	// URITemplate is "scheme://path/{input}": simple {name} variables, each
+	// naming an input of the tool (after input rewriting) and filling one
+	// path segment; every required input must be a variable. Without
+	// variables the resource is listed by resources/list.
+	URITemplate string `yaml:"uri_template" json:"uri_template"`
+	// Name defaults to the tool's name, Description to the tool's.
+	Name        string `yaml:"name" json:"name"`
+	Title       string `yaml:"title" json:"title"`
+	Description string `yaml:"description" json:"description"`
+	// MimeType defaults to the operation's success media type, else
+	// application/json.
+	MimeType string `yaml:"mime_type" json:"mime_type"`
 }

@@ -808,6 +808,22 @@ func (s *Server) badResponse(bt *boundTool, status int, b *upstreamBody) *callEr
 	return e
 }
 
+// badMultipart is a 2xx multipart body that does not parse: cut short,
+// without a boundary or with more parts than this server takes.
+func (s *Server) badMultipart(bt *boundTool, status int, b *upstreamBody) *callError {
+	return &callError{kind: KindBadResponse, status: status, retryAfter: retryAfterUnknown, retryable: true,
+		msg: fmt.Sprintf("The API answered %s with a %s body of %s that is incomplete or malformed (no boundary, cut short, or more than %d parts), so it cannot be used. Retry once later; if it persists, tell the user the API is returning malformed data.",
+			bt.spec.Name, b.mediaType, countBytes(len(b.data)), maxParts)}
+}
+
+// mislabelled is a 2xx body declared as an image or audio whose bytes are
+// text: an error page or a JSON error sent with the wrong type.
+func (s *Server) mislabelled(bt *boundTool, status int, b *upstreamBody, p mediaPart) *callError {
+	return &callError{kind: KindBadResponse, status: status, retryAfter: retryAfterUnknown,
+		msg: fmt.Sprintf("The API answered %s with a body declared as %s whose bytes are text, not %s, so it is not shown. Tell the user the API is answering unexpectedly; do not retry unchanged.",
+			bt.spec.Name, b.mediaType, strings.SplitN(p.mediaType, "/", 2)[0])}
+}
+
 func mediaOr(mt string) string {
 	if mt == "" {
 		return "no content type"

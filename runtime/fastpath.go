@@ -231,9 +231,10 @@ func (f *fastPath) intercept(line []byte) bool {
 
 // fastTool reports whether calls of bt may take a fast path: a bound
 // tool with no asks, no confirmation and no middleware (those may need
-// the SDK session or return input requests).
+// the SDK session or return input requests), whose operations answer
+// JSON or text (media content is the SDK's to encode).
 func fastTool(bt *boundTool) bool {
-	return bt != nil && len(bt.spec.Asks) == 0 && bt.confirm == nil && len(bt.middleware) == 0
+	return bt != nil && len(bt.spec.Asks) == 0 && bt.confirm == nil && len(bt.middleware) == 0 && !bt.spec.readsMedia()
 }
 
 // serve runs one call and writes its response.

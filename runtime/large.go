@@ -33,14 +33,20 @@ const (
 // limitSize stores a result over maxReturnBytes and replaces its text by
 // the first part and a link; smaller results are returned as they are.
 func (s *Server) limitSize(ctx context.Context, bt *boundTool, owner string, res *mcp.CallToolResult) *mcp.CallToolResult {
-	if res == nil || res.IsError || len(res.Content) != 1 {
+	if res == nil || res.IsError {
+		return res
+	}
+	if len(res.Content) > 1 {
+		return s.limitMedia(ctx, bt, owner, res)
+	}
+	if len(res.Content) != 1 {
 		return res
 	}
 	tc, ok := res.Content[0].(*mcp.TextContent)
 	if !ok || len(tc.Text) <= maxReturnBytes {
 		return res
 	}
-	id, err := s.storeResult(ctx, owner, tc.Text, res.StructuredContent != nil)
+	id, err := s.storeResult(ctx, owner, storedResult{Text: tc.Text, JSON: res.StructuredContent != nil})
 	if err != nil {
 		s.logger.Error("cannot store a large result", "tool", bt.spec.Name, "error", err)
 		return tooLargeResult(bt, len(tc.Text)).result()
@@ -66,13 +72,13 @@ func (s *Server) limitSize(ctx context.Context, bt *boundTool, owner string, res
 
 // storeResult keeps text for resultTTL, owned by owner, and returns its
 // id: 160 random bits, like a handle.
-func (s *Server) storeResult(ctx context.Context, owner, text string, isJSON bool) (string, error) {
+func (s *Server) storeResult(ctx context.Context, owner string, sr storedResult) (string, error) {
 	var b [handleRandomBytes]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
 	}
 	id := handleEncoding.EncodeToString(b[:])
-	raw, err := json.Marshal(storedResult{Text: text, JSON: isJSON})
+	raw, err := json.Marshal(sr)
 	if err != nil {
 		return "", err
 	}
@@ -111,19 +117,33 @@ func (s *Server) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if err := json.Unmarshal(rec.Value, &sr); err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	mime := "text/plain"
-	if sr.JSON {
-		mime = "application/json"
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: sr.mediaType(), Text: sr.Text}
+	if sr.Blob != nil {
+		rc.Text, rc.Blob = "", sr.Blob
 	}
 	// Only its owner may read it: no shared cache may keep it.
 	return &mcp.ReadResourceResult{Cacheable: mcp.Cacheable{CacheScope: "private"},
-		Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: sr.Text}}}, nil
+		Contents: []*mcp.ResourceContents{rc}}, nil
 }
 
-// storedResult is a large result as the store keeps it.
+// storedResult is a large result as the store keeps it: text (JSON or
+// not), or a media item's bytes with their media type.
 type storedResult struct {
-	Text string `json:"text"`
-	JSON bool   `json:"json,omitempty"`
+	Text  string `json:"text"`
+	JSON  bool   `json:"json,omitempty"`
+	Blob  []byte `json:"blob,omitempty"`
+	Media string `json:"media,omitempty"`
+}
+
+// mediaType is the media type a stored result is read as.
+func (sr storedResult) mediaType() string {
+	switch {
+	case sr.Media != "":
+		return sr.Media
+	case sr.JSON:
+		return "application/json"
+	}
+	return "text/plain"
 }
 
 // cutUTF8 cuts s to at most n bytes at a rune boundary.

@@ -23,6 +23,7 @@ type upstreamBody struct {
 	data      []byte
 	truncated bool   // more than the limit was sent
 	mediaType string // lower-cased, without parameters
+	boundary  string // of a multipart body
 }
 
 // maxBytesError reports a response over the limit.
@@ -41,7 +42,8 @@ func (e *maxBytesError) Error() string {
 // and cut. A 2xx whose declared Content-Length is over the limit fails
 // before reading.
 func readUpstreamBody(resp *http.Response, limit int64) (*upstreamBody, error) {
-	b := &upstreamBody{mediaType: mediaTypeOf(resp.Header.Get("Content-Type"))}
+	ct := resp.Header.Get("Content-Type")
+	b := &upstreamBody{mediaType: mediaTypeOf(ct), boundary: multipartBoundary(ct)}
 	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
 	if !ok {
 		limit = min(limit, maxErrorBodyBytes)

@@ -21,11 +21,10 @@ import (
 type bodyKind int
 
 const (
-	bodyEmpty  bodyKind = iota // no content (204, empty 200)
-	bodyJSON                   // value holds the decoded JSON
-	bodyText                   // value holds the text
-	bodyImage                  // body.data holds the image
-	bodyBinary                 // anything else: described, not shown
+	bodyEmpty bodyKind = iota // no content (204, empty 200)
+	bodyJSON                  // value holds the decoded JSON
+	bodyText                  // value holds the text; parts the body
+	bodyMedia                 // parts hold the body (content.go)
 )
 
 // upstreamResult is one successful upstream response.
@@ -34,6 +33,13 @@ type upstreamResult struct {
 	body   *upstreamBody
 	kind   bodyKind
 	value  any
+	// parts are a text or media body as content carries it; multipart
+	// names the multipart type they came in, else "".
+	parts     []mediaPart
+	multipart string
+	// label ("GET /pets/{id}/photo") and uri name the call in media
+	// content; set by roundTrip.
+	label, uri string
 }
 
 // decodeSuccess classifies a 2xx body. An HTML page where data was
@@ -58,12 +64,24 @@ func (s *Server) decodeSuccess(bt *boundTool, status int, b *upstreamBody) (*ups
 		ur.kind, ur.value = bodyJSON, v
 	case b.mediaType == "text/html" || ((b.mediaType == "" || isTextMedia(b.mediaType)) && looksLikeHTML(head)):
 		return nil, s.badResponse(bt, status, b)
+	case strings.HasPrefix(b.mediaType, "multipart/"):
+		parts, ok := splitMultipart(b.data, b.boundary)
+		if !ok {
+			return nil, s.badMultipart(bt, status, b)
+		}
+		ur.kind, ur.parts, ur.multipart = bodyMedia, parts, b.mediaType
 	case isTextMedia(b.mediaType) && utf8.Valid(b.data):
-		ur.kind, ur.value = bodyText, string(b.data)
-	case strings.HasPrefix(b.mediaType, "image/"):
-		ur.kind = bodyImage
+		mt := b.mediaType
+		if mt == "" {
+			mt = "text/plain"
+		}
+		ur.kind, ur.value, ur.parts = bodyText, string(b.data), []mediaPart{{mediaType: mt, data: b.data}}
 	default:
-		ur.kind = bodyBinary
+		p := mediaPart{mediaType: b.mediaType, data: b.data}
+		if !checkMedia(&p) {
+			return nil, s.mislabelled(bt, status, b, p)
+		}
+		ur.kind, ur.parts = bodyMedia, []mediaPart{p}
 	}
 	return ur, nil
 }
@@ -100,13 +118,7 @@ func (s *Server) operationResult(bt *boundTool, args map[string]any, ur *upstrea
 	if bt.output != nil {
 		return nil, s.notJSON(bt, ur)
 	}
-	switch ur.kind {
-	case bodyText:
-		return textResult(ur.value.(string), false), nil
-	case bodyImage:
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: ur.body.data, MIMEType: ur.body.mediaType}}}, nil
-	}
-	return textResult(fmt.Sprintf("The call succeeded and the API returned binary content (%s, %d bytes). It is not shown here.", mediaOr(ur.body.mediaType), len(ur.body.data)), false), nil
+	return &mcp.CallToolResult{Content: mediaContent(ur.parts, ur.multipart, ur.uri, ur.label)}, nil
 }
 
 // noContentResult is the result of a call whose API answered without a

@@ -24,8 +24,10 @@ import (
 // RunStdio, HTTPHandler, or MCPServer for custom transports. It is safe for
 // concurrent use.
 type Server struct {
-	spec      *ServerDef
-	mcp       *mcp.Server
+	spec *ServerDef
+	mcp  *mcp.Server
+	// resources are the tools served as resources (resources.go).
+	resources []*boundResource
 	baseURL   string // absolute, without trailing slash
 	baseHost  string
 	client    *http.Client
@@ -155,10 +157,15 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 	s.maxResponse = int64(orDefault(spec.MaxResponseBytes, defaultMaxResponseBytes))
 	s.limiter = newLimiter(orDefault(opts.MaxConcurrent, orDefault(spec.MaxConcurrent, defaultMaxConcurrent)))
 	s.impl = &mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: versionOr(spec.Version)}
+	var completions func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)
+	if specCompletes(spec, opts.Tools) {
+		completions = s.complete // declares the capability
+	}
 	s.mcp = mcp.NewServer(s.impl,
 		&mcp.ServerOptions{
-			Instructions: spec.Instructions,
-			Logger:       quietSDKLogger(opts.Logger),
+			CompletionHandler: completions,
+			Instructions:      spec.Instructions,
+			Logger:            quietSDKLogger(opts.Logger),
 			// Static tool list, no logging; empty prompts and resources
 			// capabilities keep strict clients' discovery calls happy.
 			Capabilities: &mcp.ServerCapabilities{
@@ -167,7 +174,7 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 				Resources: &mcp.ResourceCapabilities{},
 			},
 		})
-	s.mcp.AddReceivingMiddleware(s.countInflight, s.profileMiddleware)
+	s.mcp.AddReceivingMiddleware(s.countInflight, s.profileMiddleware, s.screenReads)
 	if s.profiles.forced, err = forcedProfile(&opts, s.getenv, spec); err != nil {
 		return nil, err
 	}
@@ -175,6 +182,9 @@ func NewServer(spec *ServerDef, options Options) (*Server, error) {
 		return nil, err
 	}
 	s.addResultResource()
+	if err := s.addResources(spec.Resources); err != nil {
+		return nil, err
+	}
 	if err := s.addDiscovery(spec.Discovery, opts.Middleware); err != nil {
 		return nil, err
 	}
@@ -717,6 +727,9 @@ func (s *Server) roundTrip(ctx context.Context, bt *boundTool, op *compiledOp, a
 		return nil, s.withoutCallerSecrets(bt, args, s.upstreamError(bt, op, args, resp, b))
 	}
 	res, cerr := s.decodeSuccess(bt, resp.StatusCode, b)
+	if res != nil {
+		res.label, res.uri = op.pathLabel, callURI(bt, req)
+	}
 	return res, s.withoutCallerSecrets(bt, args, cerr)
 }
 

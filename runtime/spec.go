@@ -68,6 +68,28 @@ type ServerDef struct {
 	// Discovery, when set, serves the operations no tool covers through
 	// search_operations, describe_operation and call_operation.
 	Discovery *Discovery
+
+	// Resources are the tools served as MCP resources (resources.go),
+	// sorted by URITemplate.
+	Resources []Resource
+}
+
+// Resource serves a read-only tool as an MCP resource: resources/read of
+// a URI matching URITemplate calls Tool with the URI's variables as its
+// arguments. A template without variables is a plain resource (listed
+// by resources/list), else a resource template.
+type Resource struct {
+	// URITemplate is "scheme://literal/{var}/...": level-1 variables
+	// only, each a whole path segment's worth of text, named like the
+	// tool's inputs.
+	URITemplate string
+	Name        string
+	Title       string
+	Description string
+	// MIMEType is what a read returns, e.g. "application/json".
+	MIMEType string
+	// Tool is the name of the tool a read calls.
+	Tool string
 }
 
 // HandleType is one kind of handle: an opaque, caller-owned name for an
@@ -249,6 +271,11 @@ type Operation struct {
 	// key per tool call (the same on every retry) unless an argument sets
 	// it, and makes the call retryable.
 	IdempotencyKeyHeader string
+	// ResponseMedia is the media type of the success response the spec
+	// declares when it is not JSON (image/png, text/csv, multipart/mixed):
+	// such results are MCP media content (content.go), which the fast
+	// paths leave to the SDK.
+	ResponseMedia string
 }
 
 // Step is one operation call of an aggregated or action tool.

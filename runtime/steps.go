@@ -58,6 +58,9 @@ type stepOutcome struct {
 	skipped bool
 	err     *callError
 	retries int
+	// media is a response of media (content.go), which the result shows
+	// after the merged JSON, in step order.
+	media *upstreamResult
 }
 
 // compilePlan compiles a tool's steps or actions; nil for plain tools.
@@ -348,7 +351,24 @@ func (s *Server) runPlan(ctx context.Context, bt *boundTool, call *Call, args ma
 			return nil, cerr
 		}
 	}
-	return s.finishResult(bt, result)
+	res, cerr := s.finishResult(bt, result)
+	if cerr != nil {
+		return nil, cerr
+	}
+	return withStepMedia(res, steps, env), nil
+}
+
+// withStepMedia appends the media the steps returned to res, step by
+// step in the plan's order, each after its summary: a task tool whose
+// steps answer an image and a PDF returns both, in order.
+func withStepMedia(res *mcp.CallToolResult, steps []*compiledStep, env *evalEnv) *mcp.CallToolResult {
+	for _, st := range steps {
+		if o := env.steps[st.spec.ID]; o != nil && o.media != nil {
+			m := o.media
+			res.Content = append(res.Content, mediaContent(m.parts, m.multipart, m.uri, m.label)...)
+		}
+	}
+	return res
 }
 
 // runSteps runs steps in dependency waves: every step whose inputs are
@@ -456,6 +476,9 @@ func (s *Server) runStep(ctx context.Context, bt *boundTool, st *compiledStep, e
 	out := &stepOutcome{status: stepRec.status, retries: stepRec.retries, err: cerr}
 	if cerr == nil {
 		out.body, out.empty = ur.stepValue(), ur.kind == bodyEmpty
+		if ur.kind == bodyMedia {
+			out.media = ur
+		}
 	}
 	return out
 }

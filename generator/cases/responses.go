@@ -30,7 +30,7 @@ func responses(srv *ir.Server, problems *diag.List) map[string]oa2mcptest.Respon
 		case runtime.SequenceMedia(r.MediaType) != runtime.SequenceNone:
 			resp.ContentType, resp.Body = r.MediaType, sequenceBody(r.MediaType, cachedBody(bodies, r.Schema, defs))
 		case !runtime.IsJSONMedia(r.MediaType) && r.MediaType != "":
-			resp.ContentType, resp.Body = r.MediaType, "example"
+			resp.ContentType, resp.Body = mediaSample(r.MediaType)
 		default:
 			resp.Body = cachedBody(bodies, r.Schema, defs)
 		}

@@ -343,6 +343,10 @@ func mediaWords(mt string) string {
 		return "text (" + base + ")"
 	case strings.HasPrefix(base, "image/"):
 		return "an image (" + base + ")"
+	case strings.HasPrefix(base, "audio/"):
+		return "audio (" + base + ")"
+	case strings.HasPrefix(base, "multipart/"):
+		return "several parts (" + base + "), each as its own content item, in order"
 	}
 	return "a file (" + base + ")"
 }

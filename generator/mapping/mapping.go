@@ -76,6 +76,7 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 	}
 	sort.Slice(srv.Tools, func(i, j int) bool { return srv.Tools[i].Name < srv.Tools[j].Name })
 	assignGoNames(srv.Tools)
+	srv.Resources = resources(ov, srv.Tools, &problems)
 	recordResponses(doc, srv, infos)
 	return srv, problems
 }
@@ -328,8 +329,24 @@ func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.Sec
 	body := in.body(op.RequestBody)
 	return &opInfo{
 		op: op, in: in, defs: in.w.finishDefs(), required: stringSet(in.required),
-		call: ir.Operation{OperationID: op.ID, Method: op.Method, Path: op.Path, Params: params, Body: body, Security: security},
+		call: ir.Operation{OperationID: op.ID, Method: op.Method, Path: op.Path, Params: params, Body: body, Security: security,
+			ResponseMedia: responseMedia(op)},
 	}
+}
+
+// responseMedia is the media type of the operation's success response
+// when the server returns it as MCP media content (an image, audio, a
+// document, multipart): not JSON, not a sequence of JSON items.
+func responseMedia(op *load.Operation) string {
+	r := successResponse(op)
+	if r == nil {
+		return ""
+	}
+	base := runtime.MediaBase(r.MediaType)
+	if base == "" || base == "*/*" || runtime.IsJSONMedia(base) || runtime.SequenceMedia(base) != runtime.SequenceNone {
+		return ""
+	}
+	return base
 }
 
 // op returns a copy of the operation's call plan, for a tool to own.

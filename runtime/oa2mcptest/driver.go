@@ -280,7 +280,7 @@ func toolDef(def *runtime.ServerDef, tool string) *runtime.ServerDef {
 			if d.Name == tool {
 				// A discovery tool needs only the discovery definition.
 				out := *def
-				out.Tools = nil
+				out.Tools, out.Resources = nil, nil
 				return &out
 			}
 		}
@@ -297,10 +297,16 @@ func toolDef(def *runtime.ServerDef, tool string) *runtime.ServerDef {
 		}
 	}
 	out := *def
-	out.Tools = nil
+	out.Tools, out.Resources = nil, nil
 	for _, t := range def.Tools {
 		if keep[t.Name] {
 			out.Tools = append(out.Tools, t)
+		}
+	}
+	// The resources the kept tools serve, and no others (their tools are gone).
+	for _, r := range def.Resources {
+		if keep[r.Tool] {
+			out.Resources = append(out.Resources, r)
 		}
 	}
 	return &out

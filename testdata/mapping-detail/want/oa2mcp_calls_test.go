@@ -598,12 +598,16 @@ var oa2mcpResponses = map[string]oa2mcptest.Response{
 		Status: 200,
 		Body:   "{\"features\":[{}],\"geometry\":{},\"title\":\"example\",\"type\":\"example\",\"updated\":\"2026-01-31T09:30:00Z\"}",
 	},
-	"GET /alerts/{id}":           {Status: 200, Body: "{\"geometry\":{},\"headline\":\"example\",\"type\":\"example\"}"},
-	"GET /glossary":              {Status: 200, ContentType: "text/csv", Body: "example"},
-	"GET /ping":                  {Status: 200, Body: "{}"},
-	"GET /products/{id}":         {Status: 200, Body: "{\"text\":\"example\"}"},
-	"GET /radar/{station}/image": {Status: 200, ContentType: "image/png", Body: "example"},
-	"POST /reports":              {Status: 201, Body: "{\"id\":\"example\",\"received\":\"2026-01-31T09:30:00Z\"}"},
+	"GET /alerts/{id}":   {Status: 200, Body: "{\"geometry\":{},\"headline\":\"example\",\"type\":\"example\"}"},
+	"GET /glossary":      {Status: 200, ContentType: "text/csv", Body: "example"},
+	"GET /ping":          {Status: 200, Body: "{}"},
+	"GET /products/{id}": {Status: 200, Body: "{\"text\":\"example\"}"},
+	"GET /radar/{station}/image": {
+		Status:      200,
+		ContentType: "image/png",
+		Body:        "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\b\x06\x00\x00\x00\x1f\x15ĉ\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82",
+	},
+	"POST /reports": {Status: 201, Body: "{\"id\":\"example\",\"received\":\"2026-01-31T09:30:00Z\"}"},
 }
 
 // oa2mcpTestCredentials answer Options.Getenv for the credential variables,

@@ -99,7 +99,7 @@ var toolGetGlossary = &runtime.Tool{
 	ReadOnly:   true,
 	Idempotent: true,
 	OpenWorld:  true,
-	Op:         &runtime.Operation{OperationID: "getGlossary", Method: "GET", Path: "/glossary"},
+	Op:         &runtime.Operation{OperationID: "getGlossary", Method: "GET", Path: "/glossary", ResponseMedia: "text/csv"},
 }
 
 // toolGetProduct is the get_product tool.
@@ -167,6 +167,7 @@ var toolGetRadarImage = &runtime.Tool{
 		Params: []runtime.Param{
 			{Name: "station", Arg: "station", In: "path", Style: "simple", Required: true},
 		},
+		ResponseMedia: "image/png",
 	},
 }
 
