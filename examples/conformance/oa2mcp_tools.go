@@ -80,6 +80,95 @@ var toolJSONSchema202012Tool = &runtime.Tool{
 	},
 }
 
+// toolReadBinary is the read_binary tool.
+//
+// GET /media/binary (operationId getBinary)
+var toolReadBinary = &runtime.Tool{
+	Name:        "read_binary",
+	Title:       "Read the fixture's binary file",
+	Description: "Read the fixture's binary file. Returns it as an embedded blob resource. Read-only; no inputs.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Op:         &runtime.Operation{OperationID: "getBinary", Method: "GET", Path: "/media/binary", ResponseMedia: "application/octet-stream"},
+}
+
+// toolReadItemData is the read_item_data tool.
+//
+// GET /items/{id}/data (operationId getItemData)
+var toolReadItemData = &runtime.Tool{
+	Name:        "read_item_data",
+	Title:       "Read the data of one item",
+	Description: "Read the data of one item by id, e.g. 123. Returns it as text. Read-only.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "properties": {
+    "id": {
+      "description": "The id, as a string.",
+      "examples": [
+        "123"
+      ],
+      "minLength": 1,
+      "type": "string"
+    }
+  },
+  "required": [
+    "id"
+  ],
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Op: &runtime.Operation{
+		OperationID: "getItemData",
+		Method:      "GET",
+		Path:        "/items/{id}/data",
+		Params: []runtime.Param{
+			{Name: "id", Arg: "id", In: "path", Style: "simple", Required: true},
+		},
+		ResponseMedia: "text/plain",
+	},
+}
+
+// toolTestAudioContent is the test_audio_content tool.
+//
+// GET /media/audio (operationId getAudio)
+var toolTestAudioContent = &runtime.Tool{
+	Name:        "test_audio_content",
+	Title:       "Read the fixture's sound (a WAV)",
+	Description: "Play the fixture's sound. Returns it as audio content (WAV) after a one-line summary. Read-only; no inputs.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Op:         &runtime.Operation{OperationID: "getAudio", Method: "GET", Path: "/media/audio", ResponseMedia: "audio/wav"},
+}
+
+// toolTestEmbeddedResource is the test_embedded_resource tool.
+//
+// GET /media/note (operationId getNote)
+var toolTestEmbeddedResource = &runtime.Tool{
+	Name:        "test_embedded_resource",
+	Title:       "Read the fixture's note (plain text)",
+	Description: "Read the fixture's note. Returns it as an embedded text resource after a one-line summary. Read-only; no inputs.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Op:         &runtime.Operation{OperationID: "getNote", Method: "GET", Path: "/media/note", ResponseMedia: "text/plain"},
+}
+
 // toolTestErrorHandling is the test_error_handling tool.
 //
 // GET /failure (operationId getFailure)
@@ -95,6 +184,23 @@ var toolTestErrorHandling = &runtime.Tool{
 	Idempotent: true,
 	OpenWorld:  true,
 	Op:         &runtime.Operation{OperationID: "getFailure", Method: "GET", Path: "/failure"},
+}
+
+// toolTestImageContent is the test_image_content tool.
+//
+// GET /media/image (operationId getImage)
+var toolTestImageContent = &runtime.Tool{
+	Name:        "test_image_content",
+	Title:       "Read the fixture's picture (a PNG)",
+	Description: "Show the fixture's picture. Returns it as image content (PNG) after a one-line summary. Read-only; no inputs.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Op:         &runtime.Operation{OperationID: "getImage", Method: "GET", Path: "/media/image", ResponseMedia: "image/png"},
 }
 
 // toolTestInputRequiredResultCapabilities is the test_input_required_result_capabilities tool.
@@ -252,6 +358,23 @@ var toolTestInputRequiredResultTamperedState = &runtime.Tool{
 	OpenWorld: true,
 	Op:        &runtime.Operation{OperationID: "confirmAction", Method: "POST", Path: "/confirmations"},
 	Confirm:   "Please confirm",
+}
+
+// toolTestMultipleContentTypes is the test_multiple_content_types tool.
+//
+// GET /media/bundle (operationId getBundle)
+var toolTestMultipleContentTypes = &runtime.Tool{
+	Name:        "test_multiple_content_types",
+	Title:       "Read the fixture's bundle (a note and a picture)",
+	Description: "Read the fixture's bundle of a note and a picture. Returns a summary, the note as an embedded resource and the picture as image content. Read-only; no inputs.",
+	InputSchema: `{
+  "additionalProperties": false,
+  "type": "object"
+}`,
+	ReadOnly:   true,
+	Idempotent: true,
+	OpenWorld:  true,
+	Op:         &runtime.Operation{OperationID: "getBundle", Method: "GET", Path: "/media/bundle", ResponseMedia: "multipart/mixed"},
 }
 
 // toolTestRegionGreeting is the test_region_greeting tool.

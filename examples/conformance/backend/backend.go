@@ -5,11 +5,13 @@
 package backend
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -61,6 +63,34 @@ func NewHandler() http.Handler {
 	mux.HandleFunc("GET "+BasePath+"/regions/{region}", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"text": "Hello from region " + r.PathValue("region") + "."})
 	})
+	mux.HandleFunc("GET "+BasePath+"/media/image", func(w http.ResponseWriter, r *http.Request) {
+		writeBytes(w, "image/png", pngPixel)
+	})
+	mux.HandleFunc("GET "+BasePath+"/media/audio", func(w http.ResponseWriter, r *http.Request) {
+		writeBytes(w, "audio/wav", silentWAV())
+	})
+	mux.HandleFunc("GET "+BasePath+"/media/note", func(w http.ResponseWriter, r *http.Request) {
+		writeBytes(w, "text/plain; charset=utf-8", []byte(noteText))
+	})
+	mux.HandleFunc("GET "+BasePath+"/media/binary", func(w http.ResponseWriter, r *http.Request) {
+		writeBytes(w, "application/octet-stream", []byte{0x00, 0x01, 0x02, 0xfe, 0xff})
+	})
+	mux.HandleFunc("GET "+BasePath+"/media/bundle", func(w http.ResponseWriter, r *http.Request) {
+		const boundary = "fixture-boundary"
+		var b strings.Builder
+		b.WriteString("--" + boundary + "\r\nContent-Type: text/plain\r\n\r\n" + noteText + "\r\n")
+		b.WriteString("--" + boundary + "\r\nContent-Type: image/png\r\n\r\n" + string(pngPixel) + "\r\n")
+		b.WriteString("--" + boundary + "--\r\n")
+		writeBytes(w, "multipart/mixed; boundary="+boundary, []byte(b.String()))
+	})
+	mux.HandleFunc("GET "+BasePath+"/items/{id}/data", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		if id == "missing" || strings.HasPrefix(id, "nonexistent") {
+			http.NotFound(w, r)
+			return
+		}
+		writeBytes(w, "text/plain; charset=utf-8", []byte("Data of item "+id+"."))
+	})
 	mux.HandleFunc("POST "+BasePath+"/confirmations", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"text": "state-ok: the confirmed action ran."})
 	})
@@ -73,6 +103,39 @@ func NewHandler() http.Handler {
 		writeJSON(w, http.StatusOK, map[string]any{"text": fmt.Sprintf("accepted %d field(s)", len(in))})
 	})
 	return mux
+}
+
+// noteText is the fixture's note.
+const noteText = "This is the fixture's note, served as text/plain."
+
+// pngPixel is a valid 1x1 PNG.
+var pngPixel = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82")
+
+// silentWAV is a valid WAV file of 100 ms of silence (8 kHz, 8 bit, mono).
+func silentWAV() []byte {
+	const samples = 800
+	b := make([]byte, 44+samples)
+	copy(b[0:], "RIFF")
+	binary.LittleEndian.PutUint32(b[4:], uint32(36+samples))
+	copy(b[8:], "WAVEfmt ")
+	binary.LittleEndian.PutUint32(b[16:], 16)
+	binary.LittleEndian.PutUint16(b[20:], 1) // PCM
+	binary.LittleEndian.PutUint16(b[22:], 1) // mono
+	binary.LittleEndian.PutUint32(b[24:], 8000)
+	binary.LittleEndian.PutUint32(b[28:], 8000)
+	binary.LittleEndian.PutUint16(b[32:], 1)
+	binary.LittleEndian.PutUint16(b[34:], 8)
+	copy(b[36:], "data")
+	binary.LittleEndian.PutUint32(b[40:], samples)
+	for i := 44; i < len(b); i++ {
+		b[i] = 0x80 // silence in unsigned 8-bit PCM
+	}
+	return b
+}
+
+func writeBytes(w http.ResponseWriter, contentType string, b []byte) {
+	w.Header().Set("Content-Type", contentType)
+	_, _ = w.Write(b)
 }
 
 func decode(r *http.Request, v any) error {
