@@ -73,15 +73,17 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// runScenario runs one conformance scenario against one server.
-func runScenario(t *testing.T, x *externalTools, server, mcpURL string, sc conformanceScenario, baseline string) {
+// runScenario runs one conformance scenario against one server and
+// returns its checks.
+func runScenario(t *testing.T, x *externalTools, server, mcpURL string, sc conformanceScenario, baseline string) []conformanceCheck {
+	var checks []conformanceCheck
 	t.Run(server+"/"+sc.name+"@"+sc.spec, func(t *testing.T) {
 		out := t.TempDir()
 		res := x.runNode(t, 2*time.Minute, x.conformance, "server",
 			"--url", mcpURL, "--scenario", sc.name, "--spec-version", sc.spec,
 			"--expected-failures", baseline, "--output-dir", out)
 		text := plain(res.stdout + res.stderr)
-		checks := readConformanceChecks(t, out)
+		checks = readConformanceChecks(t, out)
 		// An explicitly requested version outside a scenario's window
 		// makes the suite skip it with exit 0: insist on real checks.
 		if len(checks) == 0 {
@@ -98,6 +100,7 @@ func runScenario(t *testing.T, x *externalTools, server, mcpURL string, sc confo
 				sc.name, sc.spec, res.code, conformanceBaseline, truncate(baselineVerdict(text), 8000))
 		}
 	})
+	return checks
 }
 
 // readConformanceChecks reads every checks.json the suite wrote under dir.

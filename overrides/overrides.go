@@ -210,6 +210,10 @@ type Tool struct {
 	// input_required elicitation); the text is the question and may read
 	// ${input.NAME}.
 	Confirm string `yaml:"confirm" json:"confirm"`
+	// InputRequestKey names the tool's one input request in
+	// input_required results and the answer in inputResponses (default
+	// oa2mcp_input); it needs an ask input or confirm.
+	InputRequestKey string `yaml:"input_request_key" json:"input_request_key"`
 	// Scopes are required of the caller's verified token (all of them).
 	Scopes []string `yaml:"scopes" json:"scopes"`
 	// RateLimit replaces the server's rate limit for this tool.

@@ -31,7 +31,7 @@ func BenchmarkCallTool(b *testing.B) {
 	args := json.RawMessage(`{"status":["available","sold"],"tags":["a","b"],"filter":{"color":"red"},"trace":"t"}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, res := srv.callTool(context.Background(), bt, callIn{raw: args}, &callRecord{}); res.IsError {
+		if _, res, err := srv.callTool(context.Background(), bt, callIn{raw: args}, &callRecord{}); err != nil || res.IsError {
 			b.Fatal("isError")
 		}
 	}

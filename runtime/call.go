@@ -118,8 +118,8 @@ func (s *Server) handle(ctx context.Context, bt *boundTool, in callIn) (res *mcp
 		s.metrics.CallFinished(name, outcome, rec.kind, d)
 		s.logCall(ctx, bt, args, rec, d)
 	}()
-	args, res = s.callTool(ctx, bt, in, rec)
-	return res, nil
+	args, res, err = s.callTool(ctx, bt, in, rec)
+	return res, err
 }
 
 // panicked logs a panic recovered in a goroutine that ran part of a call
@@ -140,11 +140,12 @@ func (rec *callRecord) fail(e *callError) *mcp.CallToolResult {
 }
 
 // callTool runs one call and returns the decoded arguments (for the log
-// record) and the result.
-func (s *Server) callTool(ctx context.Context, bt *boundTool, in callIn, rec *callRecord) (map[string]any, *mcp.CallToolResult) {
+// record) and the result, or a JSON-RPC error for a fault of the
+// protocol fields only a client sends (a bad requestState).
+func (s *Server) callTool(ctx context.Context, bt *boundTool, in callIn, rec *callRecord) (map[string]any, *mcp.CallToolResult, error) {
 	args, cerr := s.validArgs(bt, in.raw)
 	if cerr != nil {
-		return args, rec.fail(cerr)
+		return args, rec.fail(cerr), nil
 	}
 	// One deadline for the whole call: slot waits, retries and backoff.
 	ctx, cancel := context.WithTimeout(ctx, bt.timeout)
@@ -152,17 +153,22 @@ func (s *Server) callTool(ctx context.Context, bt *boundTool, in callIn, rec *ca
 	// Access: who calls, and may they use this tool now.
 	ctx, owner, cerr := s.admit(ctx, bt, in.ti)
 	if cerr != nil {
-		return args, rec.fail(cerr)
+		return args, rec.fail(cerr), nil
 	}
 	call := &Call{Tool: bt.spec, Args: args, Caller: callerClaims(ctx), owner: owner, in: in, rec: rec}
 	res, err := s.runMiddleware(ctx, bt, call)
 	if err != nil {
-		return call.Args, rec.fail(asCallError(bt, err, rec))
+		ce := asCallError(bt, err, rec)
+		if ce.protocol {
+			rec.kind = ce.kind
+			return call.Args, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: ce.msg}
+		}
+		return call.Args, rec.fail(ce), nil
 	}
 	if res.IsError && rec.kind == "" {
 		rec.kind = errorKindOf(res)
 	}
-	return call.Args, res
+	return call.Args, res, nil
 }
 
 // validArgs decodes the arguments, drops nulls of optional inputs and

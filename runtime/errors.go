@@ -67,6 +67,9 @@ type callError struct {
 	msg string
 	// code is the upstream's own error code, when the body had one.
 	code string
+	// protocol makes the error a JSON-RPC error (-32602) rather than a
+	// tool result: a field only the client sends (requestState) is bad.
+	protocol bool
 }
 
 func (e *callError) Error() string { return e.kind + ": " + e.msg }

@@ -30,6 +30,9 @@ import (
 // inputKey is the one input request a tool call makes.
 const inputKey = "oa2mcp_input"
 
+// maxStateLen bounds a requestState, answers of earlier rounds included.
+const maxStateLen = 16 << 10
+
 // stateTTL bounds how long the user may take to answer.
 const stateTTL = 5 * time.Minute
 
@@ -46,6 +49,9 @@ type requestStateV1 struct {
 	Caller string `json:"c"` // owner digest of the caller
 	Exp    int64  `json:"e"` // Unix seconds
 	Nonce  string `json:"n"`
+	// Answers are the inputs the user gave in earlier rounds of this
+	// call (the confirmation comes after them).
+	Answers map[string]any `json:"v,omitempty"`
 }
 
 var errBadState = errors.New("bad request state")
@@ -79,7 +85,7 @@ func (s *stateSigner) sign(st requestStateV1) string {
 // are the caller's to check.
 func (s *stateSigner) verify(tok string) (requestStateV1, error) {
 	var st requestStateV1
-	if len(tok) > 4096 {
+	if len(tok) > maxStateLen {
 		return st, errBadState
 	}
 	parts := strings.Split(tok, ".")
@@ -121,9 +127,31 @@ func (s *Server) needsInput(bt *boundTool, args map[string]any) interaction {
 	return in
 }
 
+// round is what one form asks. A client that retries by itself
+// (2026-07-28) is asked in rounds: the missing inputs first, then the
+// confirmation, whose question then shows the inputs the user gave. A
+// client served by the SDK's bridge (an older client on a stateful
+// connection) is asked once, so it gets everything in one form.
+func (in interaction) round(multiRound bool) interaction {
+	if multiRound && len(in.missing) > 0 {
+		return interaction{missing: in.missing}
+	}
+	return in
+}
+
+// inputKeyOf is the key of the tool's one input request.
+func inputKeyOf(bt *boundTool) string {
+	if k := bt.spec.InputKey; k != "" {
+		return k
+	}
+	return inputKey
+}
+
 // interact runs the input_required protocol for one call. It returns a
 // result to send (input_required or an error) or nil to go on, having
-// filled the answered inputs into args.
+// filled the answered inputs into args. A requestState that fails its
+// checks is a protocol error (-32602): the client, not the model, sends
+// it back.
 func (s *Server) interact(ctx context.Context, bt *boundTool, req *mcp.CallToolRequest, raw, args map[string]any, owner string) (*mcp.CallToolResult, *callError) {
 	need := s.needsInput(bt, args)
 	if len(need.missing) == 0 && !need.confirm {
@@ -133,65 +161,165 @@ func (s *Server) interact(ctx context.Context, bt *boundTool, req *mcp.CallToolR
 	if req != nil {
 		params = req.Params
 	}
+	multi := multiRound(req)
+	// The digest of the arguments as sent, before any answer fills them.
+	digest := argsDigest(raw)
 	if params == nil || params.RequestState == "" {
-		if !clientCanElicit(req) {
-			return nil, noElicitation(bt, need)
-		}
-		return s.inputRequired(bt, raw, args, need, owner, ""), nil
+		return s.firstRound(ctx, bt, req, params, digest, args, need, owner)
 	}
-	st, err := s.signer.verify(params.RequestState)
-	if err != nil {
-		return nil, inputFailure("The requestState sent with this call is not one this server issued (it is altered, truncated or from another server), so the user's answer cannot be trusted. Call the tool again without requestState and inputResponses to ask the user again.")
+	st, cerr := s.checkState(bt, params.RequestState, digest, owner)
+	if cerr != nil {
+		return nil, cerr
 	}
-	if st.Tool != bt.spec.Name || st.Caller != owner || st.Args != argsDigest(raw) {
-		return nil, inputFailure("The requestState sent with this call belongs to a different call (another tool, other arguments or another caller). Call the tool again without requestState to ask the user again.")
+	// The answers of earlier rounds travel in the signed state.
+	for k, v := range st.Answers {
+		args[k] = v
 	}
-	if s.now().Unix() > st.Exp {
-		return nil, inputFailure(fmt.Sprintf("The user's answer came after the request expired (answers are accepted for %s). Call the tool again without requestState to ask again.", stateTTL))
-	}
-	resp, ok := params.InputResponses[inputKey]
+	need = s.needsInput(bt, args)
+	asked := need.round(multi)
+	resp, ok := params.InputResponses[inputKeyOf(bt)]
 	if !ok || resp == nil {
 		// Answers missing: ask again rather than fail.
 		if !clientCanElicit(req) {
 			return nil, noElicitation(bt, need)
 		}
-		return s.inputRequired(bt, raw, args, need, owner, ""), nil
+		return s.inputRequired(bt, digest, args, asked, owner, "", st.Answers), nil
+	}
+	answers, res, cerr := s.takeAnswer(ctx, bt, req, digest, args, asked, owner, resp, &st)
+	if res != nil || cerr != nil {
+		return res, cerr
+	}
+	all := mergeAnswers(st.Answers, answers)
+	if need.confirm && !asked.confirm {
+		// The inputs are in; the confirmation comes next, in its own
+		// round, carrying the answers so far, to a client that declared
+		// it can show a form on this request too.
+		if !clientCanElicit(req) {
+			return nil, noElicitation(bt, interaction{confirm: true})
+		}
+		return s.inputRequired(bt, digest, args, interaction{confirm: true}, owner, "", all), nil
+	}
+	return nil, nil
+}
+
+// firstRound answers a call that carries no requestState: it asks the
+// user, or, for a tool without a confirmation whose answers came anyway
+// (a client that kept them from an earlier form), takes them. An answer
+// to an ask is an input value the model could have sent itself, so it
+// needs no state; a confirmation must answer a question this server
+// asked, once, so it always does.
+func (s *Server) firstRound(ctx context.Context, bt *boundTool, req *mcp.CallToolRequest, params *mcp.CallToolParamsRaw, digest string, args map[string]any, need interaction, owner string) (*mcp.CallToolResult, *callError) {
+	if params != nil && !need.confirm {
+		if resp, ok := params.InputResponses[inputKeyOf(bt)]; ok && resp != nil {
+			_, res, cerr := s.takeAnswer(ctx, bt, req, digest, args, need, owner, resp, nil)
+			return res, cerr
+		}
+	}
+	if !clientCanElicit(req) {
+		return nil, noElicitation(bt, need)
+	}
+	return s.inputRequired(bt, digest, args, need.round(multiRound(req)), owner, "", nil), nil
+}
+
+// takeAnswer checks the user's answer to the form that asked, and on
+// acceptance fills the answers into args and consumes the state (st is
+// nil for an answer without state). It returns the answers, or a result
+// or an error to send instead.
+func (s *Server) takeAnswer(ctx context.Context, bt *boundTool, req *mcp.CallToolRequest, digest string, args map[string]any, asked interaction, owner string, resp mcp.InputResponse, st *requestStateV1) (map[string]any, *mcp.CallToolResult, *callError) {
+	var earlier map[string]any
+	if st != nil {
+		earlier = st.Answers
 	}
 	er, ok := resp.(*mcp.ElicitResult)
 	if !ok {
-		return nil, inputFailure("The answer in inputResponses is not an elicitation result. Call the tool again without requestState to ask the user again.")
+		return nil, nil, stateFailure(fmt.Sprintf("inputResponses[%q] is not an elicitation result (action and content). Call the tool again without requestState and inputResponses to ask the user again.", inputKeyOf(bt)))
 	}
 	switch er.Action {
 	case "accept":
 	case "decline", "cancel":
-		if cerr := s.consumeState(ctx, st); cerr != nil {
-			return nil, cerr
+		if st != nil {
+			if cerr := s.consumeState(ctx, *st); cerr != nil {
+				return nil, nil, cerr
+			}
 		}
 		if er.Action == "decline" {
-			return nil, &callError{kind: KindDeclined, retryAfter: retryAfterUnknown,
-				msg: fmt.Sprintf("The user declined%s, so %s did nothing. Do not call it again unless the user asks to.", whatAsked(need), bt.spec.Name)}
+			return nil, nil, &callError{kind: KindDeclined, retryAfter: retryAfterUnknown,
+				msg: fmt.Sprintf("The user declined%s, so %s did nothing. Do not call it again unless the user asks to.", whatAsked(asked), bt.spec.Name)}
 		}
-		return nil, &callError{kind: KindDeclined, retryAfter: retryAfterUnknown,
-			msg: fmt.Sprintf("The user dismissed the form without answering%s, so %s did nothing. Ask the user whether to continue before calling it again.", whatAsked(need), bt.spec.Name)}
+		return nil, nil, &callError{kind: KindDeclined, retryAfter: retryAfterUnknown,
+			msg: fmt.Sprintf("The user dismissed the form without answering%s, so %s did nothing. Ask the user whether to continue before calling it again.", whatAsked(asked), bt.spec.Name)}
 	default:
-		return nil, inputFailure(fmt.Sprintf("The answer has an unknown action %q. Call the tool again without requestState to ask the user again.", er.Action))
+		return nil, nil, stateFailure(fmt.Sprintf("The answer has an unknown action %q (want accept, decline or cancel). Call the tool again without requestState to ask the user again.", er.Action))
 	}
-	answers, problem := checkAnswers(bt, need, er.Content)
+	answers, problem := checkAnswers(bt, asked, er.Content)
 	if problem != "" {
 		// The state stays unused: the user corrects the answer rather
 		// than starting over.
 		if !clientCanElicit(req) {
-			return nil, inputFailure(problem + " Call the tool again with the same requestState and a corrected answer, or without requestState to ask the user again.")
+			return nil, nil, inputFailure(problem + " Call the tool again with the same requestState and a corrected answer, or without requestState to ask the user again.")
 		}
-		return s.inputRequired(bt, raw, args, need, owner, problem), nil
+		return nil, s.inputRequired(bt, digest, args, asked, owner, problem, earlier), nil
 	}
-	if cerr := s.consumeState(ctx, st); cerr != nil {
-		return nil, cerr
+	if st != nil {
+		if cerr := s.consumeState(ctx, *st); cerr != nil {
+			return nil, nil, cerr
+		}
 	}
 	for k, v := range answers {
 		args[k] = v
 	}
-	return nil, nil
+	return answers, nil, nil
+}
+
+// checkState verifies a requestState and its binding to this call.
+func (s *Server) checkState(bt *boundTool, tok, digest, owner string) (requestStateV1, *callError) {
+	st, err := s.signer.verify(tok)
+	if err != nil {
+		return st, stateFailure("The requestState sent with this call is not one this server issued (it is altered, truncated or from another server), so the user's answer cannot be trusted. Call the tool again without requestState and inputResponses to ask the user again.")
+	}
+	if st.Tool != bt.spec.Name || st.Caller != owner || st.Args != digest {
+		return st, stateFailure("The requestState sent with this call belongs to a different call (another tool, other arguments or another caller). Call the tool again without requestState to ask the user again.")
+	}
+	if s.now().Unix() > st.Exp {
+		return st, stateFailure(fmt.Sprintf("The user's answer came after the request expired (answers are accepted for %s). Call the tool again without requestState to ask again.", stateTTL))
+	}
+	return st, nil
+}
+
+// stateFailure is a requestState or inputResponses the server cannot
+// accept: a protocol error (-32602 Invalid params), since the client, not
+// the model, sends these fields back.
+func stateFailure(msg string) *callError {
+	e := inputFailure(msg)
+	e.protocol = true
+	return e
+}
+
+// mergeAnswers is the answers of earlier rounds plus this round's.
+func mergeAnswers(earlier, now map[string]any) map[string]any {
+	if len(earlier) == 0 && len(now) == 0 {
+		return nil
+	}
+	all := make(map[string]any, len(earlier)+len(now))
+	for k, v := range earlier {
+		all[k] = v
+	}
+	for k, v := range now {
+		all[k] = v
+	}
+	return all
+}
+
+// multiRound reports whether the client retries input_required calls
+// itself (2026-07-28), so that it can be asked in several rounds. The
+// SDK's bridge for older clients on a stateful connection re-invokes a
+// tool once only.
+func multiRound(req *mcp.CallToolRequest) bool {
+	if req == nil || req.Session == nil {
+		return true
+	}
+	ip := req.Session.InitializeParams()
+	return ip == nil || ip.ProtocolVersion >= "2026-07-28"
 }
 
 // consumeState marks a requestState used, once for all replicas sharing
@@ -202,7 +330,7 @@ func (s *Server) consumeState(ctx context.Context, st requestStateV1) *callError
 		return &callError{kind: KindUnavailable, retryable: true, retryAfter: retryAfterUnknown, msg: "This server cannot check the answer right now. Retry in a few seconds."}
 	}
 	if !fresh {
-		return inputFailure("This requestState was already used: each answer of the user counts once. Call the tool again without requestState to ask the user again.")
+		return stateFailure("This requestState was already used: each answer of the user counts once. Call the tool again without requestState to ask the user again.")
 	}
 	return nil
 }
@@ -285,9 +413,10 @@ func noElicitation(bt *boundTool, need interaction) *callError {
 }
 
 // inputRequired builds the input_required result: one form with the
-// missing inputs (and the confirmation question), and a fresh state;
-// problem, when set, says first what was wrong with the last answer.
-func (s *Server) inputRequired(bt *boundTool, raw, args map[string]any, need interaction, owner, problem string) *mcp.CallToolResult {
+// missing inputs (and the confirmation question), and a fresh state that
+// carries the answers of earlier rounds; problem, when set, says first
+// what was wrong with the last answer.
+func (s *Server) inputRequired(bt *boundTool, digest string, args map[string]any, need interaction, owner, problem string, answers map[string]any) *mcp.CallToolResult {
 	props := map[string]any{}
 	var required []string
 	var msg []string
@@ -311,21 +440,26 @@ func (s *Server) inputRequired(bt *boundTool, raw, args map[string]any, need int
 	if len(required) > 0 {
 		schema["required"] = required
 	}
-	st := s.newRequestState(bt, raw, owner)
+	st := s.newRequestState(bt, digest, owner)
+	st.Answers = answers
+	tok := s.signer.sign(st)
+	if len(tok) > maxStateLen {
+		return inputFailure(fmt.Sprintf("The user's answers are too long to carry to the next question (more than %s). Call the tool again with shorter values.", byteSize(maxStateLen))).result()
+	}
 	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{inputKey: &mcp.ElicitParams{
+		InputRequests: mcp.InputRequestMap{inputKeyOf(bt): &mcp.ElicitParams{
 			Mode: "form", Message: strings.Join(msg, " "), RequestedSchema: schema,
 		}},
-		RequestState: s.signer.sign(st),
+		RequestState: tok,
 	}
 }
 
 // newRequestState binds a fresh requestState to the tool, the arguments
 // as sent and the caller, for stateTTL.
-func (s *Server) newRequestState(bt *boundTool, raw map[string]any, owner string) requestStateV1 {
+func (s *Server) newRequestState(bt *boundTool, digest, owner string) requestStateV1 {
 	var nonce [16]byte
 	rand.Read(nonce[:])
-	return requestStateV1{Tool: bt.spec.Name, Args: argsDigest(raw), Caller: owner,
+	return requestStateV1{Tool: bt.spec.Name, Args: digest, Caller: owner,
 		Exp: s.now().Add(stateTTL).Unix(), Nonce: base64.RawURLEncoding.EncodeToString(nonce[:])}
 }
 

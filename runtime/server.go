@@ -381,12 +381,15 @@ func (s *Server) MCPServer() *mcp.Server {
 // HTTPHandler returns a Streamable HTTP handler for the server. It is
 // stateless, which lets clients negotiate protocol revision 2026-07-28
 // while older clients that send initialize keep working, and it answers
-// with plain JSON rather than event streams.
+// with plain JSON rather than event streams, except to a request that
+// asks for progress (progress.go).
 func (s *Server) HTTPHandler() http.Handler {
 	s.httpOnce.Do(func() {
-		sdk := mcp.NewStreamableHTTPHandler(
-			func(*http.Request) *mcp.Server { return s.mcp },
-			&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: quietSDKLogger(s.logger)})
+		getServer := func(*http.Request) *mcp.Server { return s.mcp }
+		sdk := progressStreams{
+			json:   mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: quietSDKLogger(s.logger)}),
+			stream: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, Logger: quietSDKLogger(s.logger)}),
+		}
 		// The SDK detaches a call's context from its HTTP request but
 		// keeps the request's context values: carry the request's own
 		// context along, so a client that hangs up cancels the call and

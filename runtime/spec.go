@@ -274,6 +274,9 @@ type Tool struct {
 	// Confirm, when set, is a question the user must accept before the
 	// tool runs (a template over ${input.NAME}).
 	Confirm string
+	// InputKey names the tool's one input request in input_required
+	// results (and the answer in inputResponses); "" means oa2mcp_input.
+	InputKey string
 	// Scopes are required of the caller, sorted.
 	Scopes []string
 	// RateLimit replaces ServerDef.RateLimit for this tool.

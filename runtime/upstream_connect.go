@@ -53,7 +53,7 @@ func (s *Server) connectAnswer(ctx context.Context, bt *boundTool, call *Call, s
 			reqs[connectKey(name)] = &mcp.ElicitParams{Mode: "url", URL: links[name], ElicitationID: flowID(links[name]),
 				Message: fmt.Sprintf("Connect your %s account so that %s can act as you. Open the link, sign in and allow access, then come back: the call is retried.", name, bt.spec.Name)}
 		}
-		return &callOutcome{res: &mcp.CallToolResult{InputRequests: reqs, RequestState: s.signer.sign(s.newRequestState(bt, call.Args, call.owner))}}
+		return &callOutcome{res: &mcp.CallToolResult{InputRequests: reqs, RequestState: s.signer.sign(s.newRequestState(bt, argsDigest(call.Args), call.owner))}}
 	}
 	var parts []string
 	for _, name := range schemes {

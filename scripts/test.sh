@@ -32,6 +32,7 @@ echo "== drift check of the committed examples"
 go run ./cmd/oa2mcp generate -c examples/petstore/oa2mcp.yaml --check
 go run ./cmd/oa2mcp generate -c examples/aftersales/oa2mcp.yaml --check
 go run ./cmd/oa2mcp generate -c examples/notes/oa2mcp.yaml --check
+go run ./cmd/oa2mcp generate -c examples/conformance/oa2mcp.yaml --check
 
 echo "== go test"
 go test -count=1 -tags e2e -timeout 60m "${PKGS[@]}"

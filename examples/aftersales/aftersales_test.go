@@ -184,8 +184,10 @@ func connectHTTP(t testing.TB, url, token, era string, el *elicitor, mrtr bool) 
 type result struct {
 	text    string
 	isError bool
-	data    map[string]any
-	raw     *mcp.CallToolResult
+	// protocol is set for a JSON-RPC error (text is its message).
+	protocol bool
+	data     map[string]any
+	raw      *mcp.CallToolResult
 }
 
 func callTool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) result {
@@ -227,6 +229,16 @@ func mustOK(t testing.TB, r result, what string) {
 	if r.isError {
 		t.Fatalf("%s: isError: %s", what, r.text)
 	}
+}
+
+// mustReject checks that a call was refused with a JSON-RPC error (a bad
+// requestState is the client's fault, not the model's) naming wants.
+func mustReject(t testing.TB, r result, what string, wants ...string) {
+	t.Helper()
+	if !r.protocol {
+		t.Fatalf("%s: want a JSON-RPC error, got isError=%v %s", what, r.isError, r.text)
+	}
+	mustFail(t, r, what, wants...)
 }
 
 func mustFail(t testing.TB, r result, what string, wants ...string) {
@@ -389,7 +401,7 @@ func TestRequestState(t *testing.T) {
 	retry := func(cs *mcp.ClientSession, name string, a map[string]any, state string, resp mcp.InputResponseMap) result {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: a, RequestState: state, InputResponses: resp})
 		if err != nil {
-			t.Fatalf("protocol error: %v", err)
+			return result{isError: true, protocol: true, text: err.Error()}
 		}
 		r := result{isError: res.IsError, raw: res}
 		for _, c := range res.Content {
@@ -408,11 +420,11 @@ func TestRequestState(t *testing.T) {
 		"garbage", strings.Repeat("A", 5000),
 	}
 	for _, bad := range tampered {
-		mustFail(t, retry(ada, "aftersales_create_ticket", args, bad, answer), "tampered state", "not one this server issued")
+		mustReject(t, retry(ada, "aftersales_create_ticket", args, bad, answer), "tampered state", "not one this server issued")
 	}
 	// Bound to the caller, the tool and the arguments.
-	mustFail(t, retry(ben, "aftersales_create_ticket", args, st, answer), "other caller", "belongs to a different call")
-	mustFail(t, retry(ada, "aftersales_create_ticket", map[string]any{"order_id": "O-100001", "reason": "defect"}, st, answer), "other args", "belongs to a different call")
+	mustReject(t, retry(ben, "aftersales_create_ticket", args, st, answer), "other caller", "belongs to a different call")
+	mustReject(t, retry(ada, "aftersales_create_ticket", map[string]any{"order_id": "O-100001", "reason": "defect"}, st, answer), "other args", "belongs to a different call")
 	// Missing answers: asked again, not an error.
 	res, err := ada.CallTool(ctx, &mcp.CallToolParams{Name: "aftersales_create_ticket", Arguments: args, RequestState: st})
 	if err != nil || !res.NeedsInput() {
@@ -442,16 +454,16 @@ func TestRequestState(t *testing.T) {
 	if r := retry(ada, "aftersales_create_ticket", keptArgs, kept, answer); strings.Contains(r.text, "requestState") || be.calls.Load() == calls {
 		t.Fatalf("corrected answer: the kept state was refused: %s", r.text)
 	}
-	mustFail(t, retry(ada, "aftersales_create_ticket", keptArgs, kept, answer), "replay of the corrected answer", "already used")
+	mustReject(t, retry(ada, "aftersales_create_ticket", keptArgs, kept, answer), "replay of the corrected answer", "already used")
 	// Expired.
 	old := first().RequestState
 	clock.Advance(6 * time.Minute)
-	mustFail(t, retry(ada, "aftersales_create_ticket", args, old, answer), "expired state", "after the request expired")
+	mustReject(t, retry(ada, "aftersales_create_ticket", args, old, answer), "expired state", "after the request expired")
 	// Accepted once; a replay is refused.
 	st = first().RequestState
 	ok := retry(ada, "aftersales_create_ticket", args, st, answer)
 	mustOK(t, ok, "valid retry")
-	mustFail(t, retry(ada, "aftersales_create_ticket", args, st, answer), "replay", "already used")
+	mustReject(t, retry(ada, "aftersales_create_ticket", args, st, answer), "replay", "already used")
 }
 
 // TestAuthRejections checks every rejection path of the HTTP transport
@@ -665,7 +677,7 @@ func callRaw(t testing.TB, cs *mcp.ClientSession, name string, args map[string]a
 	}
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args, RequestState: state, InputResponses: resp})
 	if err != nil {
-		t.Fatalf("%s: protocol error: %v", name, err)
+		return result{isError: true, protocol: true, text: err.Error()}
 	}
 	r := result{isError: res.IsError, raw: res}
 	for _, c := range res.Content {

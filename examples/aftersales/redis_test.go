@@ -51,7 +51,7 @@ func TestRedisTwoReplicas(t *testing.T) {
 	if res.str("status") != "cancelled" {
 		t.Errorf("cancel on B: %s", res.text)
 	}
-	mustFail(t, callRaw(t, raw, "aftersales_cancel_ticket", args, first.RequestState, ansJSON), "replay on A", "already used")
+	mustReject(t, callRaw(t, raw, "aftersales_cancel_ticket", args, first.RequestState, ansJSON), "replay on A", "already used")
 
 	// Expiry across replicas: hq is renewed on A at 23h, then expires on
 	// B after 24h without use.

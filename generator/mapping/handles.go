@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -228,6 +229,7 @@ func (tb *taskBuilder) stateTool(tool *ir.Tool, in *taskInput, t *overrides.Tool
 		}
 		tool.Description += fmt.Sprintf(" If you leave out %s, the user is asked for it.", oa2mcpimpl.JoinList(names))
 	}
+	tb.inputRequestKey(tool, t, path)
 	if len(t.Scopes) > 0 {
 		tool.Scopes = append([]string(nil), t.Scopes...)
 		sort.Strings(tool.Scopes)
@@ -361,5 +363,26 @@ func (tb *taskBuilder) finishState(srv *ir.Server) {
 		}
 		srv.Handles = append(srv.Handles, ir.HandleType{Name: name, Prefix: h.Prefix, LifetimeSeconds: int(d.Seconds()),
 			Fixed: h.Expiry == "fixed", State: h.State, Description: h.Description, Creators: creators})
+	}
+}
+
+// inputRequestKeyRE is what a key of inputRequests may be: a short
+// identifier that clients log and echo.
+var inputRequestKeyRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
+
+// inputRequestKey sets the key of the tool's input request, checked.
+func (tb *taskBuilder) inputRequestKey(tool *ir.Tool, t *overrides.Tool, path string) {
+	k := t.InputRequestKey
+	if k == "" {
+		return
+	}
+	pos := tb.ov.Pos(path + ".input_request_key")
+	switch {
+	case !inputRequestKeyRE.MatchString(k):
+		tb.problems.Errorf(pos, "use a letter then up to 63 letters, digits, _, . or -, e.g. user_name", "input_request_key %q is not a valid key", k)
+	case len(tool.Asks) == 0 && tool.Confirm == "":
+		tb.problems.Errorf(pos, "add ask to an input or confirm to the tool, or drop input_request_key", "input_request_key %q names an input request, but tool %s never asks the user", k, tool.Name)
+	default:
+		tool.InputKey = k
 	}
 }
