@@ -15,6 +15,7 @@ package conformance
 
 import (
 	"github.com/oa2mcp/oa2mcp/runtime"
+	oa2mcpimpl "github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 	"io"
 )
 
@@ -22,10 +23,10 @@ const (
 	// The generated code and package runtime must agree on their contract.
 	// If the next line does not compile ("overflows"), the runtime is older
 	// than this code: go get github.com/oa2mcp/oa2mcp/runtime@latest.
-	_ = runtime.EnforceVersion(runtime.MaxVersion - 1)
+	_ = oa2mcpimpl.EnforceVersion(oa2mcpimpl.MaxVersion - 2)
 	// If this one does not compile, this code is older than the runtime
 	// serves: regenerate it with a newer oa2mcp.
-	_ = runtime.EnforceVersion(1 - runtime.MinVersion)
+	_ = oa2mcpimpl.EnforceVersion(2 - oa2mcpimpl.MinVersion)
 )
 
 // Options configures the server; see [runtime.Options].

@@ -479,7 +479,6 @@ var toolTestToolWithProgress = &runtime.Tool{
 			Args: []runtime.Binding{
 				{Arg: "stage", Const: "1"},
 			},
-			After: []string{},
 		},
 		{
 			ID: "second",
@@ -494,7 +493,6 @@ var toolTestToolWithProgress = &runtime.Tool{
 			Args: []runtime.Binding{
 				{Arg: "stage", Const: "2"},
 			},
-			After: []string{},
 		},
 		{
 			ID: "third",
@@ -509,7 +507,6 @@ var toolTestToolWithProgress = &runtime.Tool{
 			Args: []runtime.Binding{
 				{Arg: "stage", Const: "3"},
 			},
-			After: []string{},
 		},
 	},
 	Output: &runtime.Output{
