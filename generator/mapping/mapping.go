@@ -338,7 +338,7 @@ func analyzeOp(doc *load.Document, op *load.Operation, schemes map[string]ir.Sec
 		op: op, in: in, defs: in.w.finishDefs(), required: stringSet(in.required),
 		call: ir.Operation{OperationID: op.ID, Method: op.Method, Path: op.Path, Params: params, Body: body, Security: security,
 			SecurityScopes: perUserScopes(declared, security, schemes),
-			ResponseMedia: responseMedia(op)},
+			ResponseMedia:  responseMedia(op)},
 	}
 }
 
