@@ -14,6 +14,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator"
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
 	"github.com/oa2mcp/oa2mcp/overrides"
 )
@@ -100,5 +101,31 @@ func TestConcurrentGenerations(t *testing.T) {
 	wg.Wait()
 	for _, r := range results {
 		sameFiles(t, want, r, "parallel run")
+	}
+}
+
+// TestDeterministicLargeUnions generates the unbounded default mapping of
+// a corpus spec with many shared unions (OpenAI's) three times: the
+// schema compression rewrites shared definitions as it walks them, so a
+// walk in map order once gave different notes from run to run.
+func TestDeterministicLargeUnions(t *testing.T) {
+	spec := filepath.Join(testenv.CorpusDir(t), "openai-3.1.yaml")
+	doc, problems := load.Load(context.Background(), spec, load.Options{})
+	if problems.HasErrors() {
+		t.Fatal(problems.Errors())
+	}
+	cfg := generator.Config{Name: "openai", ImportPath: "example.com/openai", Source: "openapi.yaml", NoCallTests: true,
+		Bounds: mapping.Bounds{Tools: -1, ListTokens: -1}}
+	var first map[string][]byte
+	for i := range 3 {
+		res, more := generator.Generate(doc, cfg)
+		if more.HasErrors() {
+			t.Fatal(more.Errors())
+		}
+		if i == 0 {
+			first = res.Files
+			continue
+		}
+		sameFiles(t, first, res.Files, "openai default mapping, run "+string(rune('1'+i)))
 	}
 }

@@ -2,6 +2,8 @@ package mapping
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -125,20 +127,24 @@ func quotedSize(s string) int {
 // root's properties are depth 1; $defs count as depth 2).
 func walkSchemas(s map[string]any, depth int, fn func(s map[string]any, depth int)) {
 	fn(s, depth)
-	for key, v := range s {
+	// In name order: fn rewrites schemas that later visits read (a union
+	// summarised through a $ref resolves a definition another visit may
+	// already have collapsed), so the order must not be map order.
+	for _, key := range slices.Sorted(maps.Keys(s)) {
+		v := s[key]
 		switch key {
 		case "properties", "patternProperties":
 			if m, ok := v.(map[string]any); ok {
-				for _, sub := range m {
-					if sm, ok := sub.(map[string]any); ok {
+				for _, name := range slices.Sorted(maps.Keys(m)) {
+					if sm, ok := m[name].(map[string]any); ok {
 						walkSchemas(sm, depth+1, fn)
 					}
 				}
 			}
 		case "$defs":
 			if m, ok := v.(map[string]any); ok {
-				for _, sub := range m {
-					if sm, ok := sub.(map[string]any); ok {
+				for _, name := range slices.Sorted(maps.Keys(m)) {
+					if sm, ok := m[name].(map[string]any); ok {
 						walkSchemas(sm, max(depth+2, 2), fn)
 					}
 				}
