@@ -38,7 +38,8 @@ func TestExternalClients(t *testing.T) {
 }
 
 // TestConformanceBaseline enforces the baseline policy: entries name single
-// checks (`scenario:check-id`) of scenarios TestConformance runs, appear
+// checks (`scenario:check-id`) of scenarios TestConformance or
+// TestConformanceFixture runs, appear
 // once, and every group of entries has a reason comment right above it.
 func TestConformanceBaseline(t *testing.T) {
 	root := testenv.RepoRoot(t)
@@ -46,11 +47,16 @@ func TestConformanceBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Scenarios run by TestConformance (the examples) and those the
+	// fixture's classification runs (TestConformanceFixture).
 	scenarios := map[string]bool{}
 	for _, sc := range conformanceScenarios {
 		scenarios[sc.name] = true
 	}
-	entry := regexp.MustCompile(`^  - ([a-z0-9-]+):([a-z0-9-]+)$`)
+	for name := range readScenarioClasses(t, root).Applicable {
+		scenarios[name] = true
+	}
+	entry := regexp.MustCompile(`^  - ([a-z0-9-]+):([A-Za-z0-9$_-]+)$`)
 	seen := map[string]bool{}
 	section, reason := "", false
 	for i, line := range strings.Split(string(data), "\n") {
@@ -74,7 +80,7 @@ func TestConformanceBaseline(t *testing.T) {
 				t.Errorf("%s:%d: %q is not an entry of the form `  - scenario:check-id` (whole scenarios are not baselined)",
 					conformanceBaseline, n, line)
 			case !scenarios[m[1]]:
-				t.Errorf("%s:%d: scenario %q is not run by TestConformance (conformanceScenarios)", conformanceBaseline, n, m[1])
+				t.Errorf("%s:%d: scenario %q is run neither by TestConformance (conformanceScenarios) nor by TestConformanceFixture (%s)", conformanceBaseline, n, m[1], conformanceClassification)
 			case seen[m[1]+":"+m[2]]:
 				t.Errorf("%s:%d: %s:%s listed twice", conformanceBaseline, n, m[1], m[2])
 			case !reason:
