@@ -202,3 +202,21 @@ func TestCompileSchemaValueGoNumbers(t *testing.T) {
 		t.Errorf("uint64 count: %v", err)
 	}
 }
+
+// TestCompileAnchor checks that $anchor names a schema and asserts
+// nothing, that a malformed one is refused, and that a reference by
+// anchor is refused rather than left unchecked.
+func TestCompileAnchor(t *testing.T) {
+	s, err := Compile(`{"$defs":{"a":{"$anchor":"addressDef","type":"string"}},"properties":{"x":{"$ref":"#/$defs/a"}}}`)
+	if err != nil {
+		t.Fatalf("a named anchor: %v", err)
+	}
+	if s.Validate(map[string]any{"x": 1.0}) == nil {
+		t.Error("the anchored definition is not enforced")
+	}
+	for _, bad := range []string{`{"$anchor":"1x"}`, `{"$anchor":7}`, `{"$defs":{"a":{"$anchor":"a"}},"$ref":"#a"}`} {
+		if _, err := Compile(bad); err == nil {
+			t.Errorf("%s compiled", bad)
+		}
+	}
+}
