@@ -431,3 +431,23 @@ func TestAdvertiseCompleteKeepsIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvertiseConditionalSentence checks that the portable profiles say
+// an if/then/else of the common form in words, and any other as JSON.
+func TestAdvertiseConditionalSentence(t *testing.T) {
+	props := `"properties":{"kind":{"type":"string","enum":["a","b"]},"phone":{"type":"string"},"email":{"type":"string"}}`
+	cond := `"if":{"properties":{"kind":{"const":"a"}},"required":["kind"]}`
+	for full, want := range map[string]string{
+		`{"type":"object",` + props + `,` + cond + `,"then":{"required":["phone"]},"else":{"required":["email"]}}`: `If kind is \"a\", also give phone; otherwise give email.`,
+		`{"type":"object",` + props + `,` + cond + `,"then":{"required":["phone","email"]}}`:                       `If kind is \"a\", also give phone, email.`,
+		`{"type":"object",` + props + `,` + cond + `,"else":{"required":["email"]}}`:                               `If kind is \"a\", nothing more is needed; otherwise give email.`,
+		`{"type":"object",` + props + `,` + cond + `,"then":{"minProperties":2}}`:                                  `Constraint then: `,
+	} {
+		for _, p := range []SchemaProfile{ProfilePortable, ProfileNullable, ProfileFlat} {
+			adv := advertiseSchema(full, schemaForm{profile: p}, false)
+			if !strings.Contains(adv, want) || strings.Contains(adv, `"if":`) {
+				t.Errorf("%s: want %q and no if keyword in\n%s", p, want, adv)
+			}
+		}
+	}
+}
