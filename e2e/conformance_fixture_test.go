@@ -60,8 +60,11 @@ func TestConformanceFixture(t *testing.T) {
 	for _, v := range servedVersions {
 		backend := startDaemon(t, "conformance backend", regexp.MustCompile(`conformance backend listening on (http://127\.0\.0\.1:\d+/\S*)`),
 			bins.backend, "--addr", "127.0.0.1:0")
+		// The suite reads tool schemas whole (json-schema-2020-12 checks
+		// their 2020-12 keywords), as the complete profile shows them; its
+		// client name would get the portable one.
 		url := startDaemon(t, "conformance MCP server "+v, regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+/mcp)`),
-			bins.server, "--transport", "http", "--addr", "127.0.0.1:0", "--base-url", backend)
+			bins.server, "--transport", "http", "--addr", "127.0.0.1:0", "--base-url", backend, "--schema-profile", "complete")
 		for _, sc := range plan[v] {
 			checks := runScenario(t, x, "conformance", url, conformanceScenario{name: sc, spec: v}, baseline)
 			if table[sc] == nil {

@@ -107,6 +107,12 @@ func advertiseSchema(text string, form schemaForm, output bool) string {
 	return string(b)
 }
 
+// keepsIdentity reports a form that keeps $schema and $anchor, and the
+// anchored $defs as definitions: the complete profile of an input
+// schema, for clients that read JSON Schema whole and may resolve an
+// anchor or check the dialect. The other profiles' clients refuse them.
+func (w *schemaRewriter) keepsIdentity() bool { return w.profile == ProfileComplete && !w.output }
+
 // exact reports whether the rewrite must keep what the schema accepts.
 func (w *schemaRewriter) exact() bool { return w.output || w.profile == ProfileComplete }
 
@@ -173,6 +179,12 @@ func (w *schemaRewriter) ref(o *jsonObject, name string, target any, depth int) 
 		}
 		return openMapString(o, fmt.Sprintf("An object of the same shape as the enclosing %s.", name))
 	}
+	if t, ok := target.(*jsonObject); ok && w.keepsIdentity() {
+		if _, anchored := t.get("$anchor"); anchored {
+			w.kept[name] = true
+			return o
+		}
+	}
 	merged, ok := mergeInto(o, target, "$ref")
 	if !ok {
 		w.kept[name] = true
@@ -234,7 +246,9 @@ func (w *schemaRewriter) annotations(o *jsonObject) []string {
 		notes = append(notes, "Example: "+ex+".")
 	}
 	for _, k := range annotationKeys {
-		o.del(k)
+		if !(w.keepsIdentity() && (k == "$schema" || k == "$anchor")) {
+			o.del(k)
+		}
 	}
 	for _, k := range append([]string(nil), o.keys...) {
 		if strings.HasPrefix(k, "x-") && !(k == mcpHeaderKey && w.mcpHeaders) {

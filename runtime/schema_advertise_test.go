@@ -390,3 +390,64 @@ func TestAdvertiseMCPHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvertiseCompleteKeepsIdentity checks that the complete profile of
+// an input schema keeps $schema, $anchor and an anchored definition (as
+// a definition, referenced), and that the other profiles and output
+// schemas drop them and inline the definition.
+func TestAdvertiseCompleteKeepsIdentity(t *testing.T) {
+	full := `{"$schema":"` + jsonschema.Dialect2020 + `","type":"object","properties":{"a":{"$ref":"#/$defs/address"}},` +
+		`"if":{"required":["a"]},"then":{"required":["b"]},"else":{"required":["c"]},` +
+		`"$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"city":{"type":"string"}}}}}`
+	for _, c := range []struct {
+		form   schemaForm
+		output bool
+		keeps  bool
+	}{
+		{schemaForm{profile: ProfileComplete}, false, true},
+		{schemaForm{profile: ProfileComplete}, true, false},
+		{schemaForm{profile: ProfilePortable}, false, false},
+		{schemaForm{profile: ProfileNullable}, false, false},
+		{schemaForm{profile: ProfileFlat}, false, false},
+	} {
+		adv := advertiseSchema(full, c.form, c.output)
+		var got map[string]any
+		if err := json.Unmarshal([]byte(adv), &got); err != nil {
+			t.Fatal(err)
+		}
+		defs, _ := got["$defs"].(map[string]any)
+		anchored, _ := defs["address"].(map[string]any)
+		keeps := got["$schema"] == jsonschema.Dialect2020 && anchored["$anchor"] == "addressDef" &&
+			strings.Contains(adv, `"$ref":"#/$defs/address"`)
+		if keeps != c.keeps {
+			t.Errorf("%s output=%v: keeps $schema, $anchor and the anchored $defs: %v, want %v\n%s", c.form.profile, c.output, keeps, c.keeps, adv)
+		}
+		if c.keeps {
+			if _, ok := got["if"]; !ok {
+				t.Errorf("complete profile lost if/then/else:\n%s", adv)
+			}
+		} else if strings.Contains(adv, "$anchor") || strings.Contains(adv, "$schema") {
+			t.Errorf("%s output=%v: $anchor or $schema left in\n%s", c.form.profile, c.output, adv)
+		}
+	}
+}
+
+// TestAdvertiseConditionalSentence checks that the portable profiles say
+// an if/then/else of the common form in words, and any other as JSON.
+func TestAdvertiseConditionalSentence(t *testing.T) {
+	props := `"properties":{"kind":{"type":"string","enum":["a","b"]},"phone":{"type":"string"},"email":{"type":"string"}}`
+	cond := `"if":{"properties":{"kind":{"const":"a"}},"required":["kind"]}`
+	for full, want := range map[string]string{
+		`{"type":"object",` + props + `,` + cond + `,"then":{"required":["phone"]},"else":{"required":["email"]}}`: `If kind is \"a\", also give phone; otherwise give email.`,
+		`{"type":"object",` + props + `,` + cond + `,"then":{"required":["phone","email"]}}`:                       `If kind is \"a\", also give phone, email.`,
+		`{"type":"object",` + props + `,` + cond + `,"else":{"required":["email"]}}`:                               `If kind is \"a\", nothing more is needed; otherwise give email.`,
+		`{"type":"object",` + props + `,` + cond + `,"then":{"minProperties":2}}`:                                  `Constraint then: `,
+	} {
+		for _, p := range []SchemaProfile{ProfilePortable, ProfileNullable, ProfileFlat} {
+			adv := advertiseSchema(full, schemaForm{profile: p}, false)
+			if !strings.Contains(adv, want) || strings.Contains(adv, `"if":`) {
+				t.Errorf("%s: want %q and no if keyword in\n%s", p, want, adv)
+			}
+		}
+	}
+}

@@ -34,6 +34,12 @@ func (w *schemaRewriter) portable(o *jsonObject, notes []string, root bool) (any
 		}
 	}
 	o.del("additionalProperties")
+	if n := conditionalNote(o); n != "" {
+		o.del("if")
+		o.del("then")
+		o.del("else")
+		notes = append(notes, w.bound(o, n))
+	}
 	for _, k := range append([]string(nil), o.keys...) {
 		if portableKeys[k] || k == mcpHeaderKey && w.mcpHeaders {
 			continue
@@ -370,6 +376,76 @@ func armSummary(p *jsonObject, required []string) string {
 		return "with " + strings.Join(required, ", ")
 	}
 	return "any of " + strings.Join(p.keys, ", ")
+}
+
+// conditionalNote says in words an if/then/else of the common form: the
+// if fixes properties to one value each and requires them, each branch
+// only requires properties ("If kind is "a", also give phone; otherwise
+// give email."). "" for any other form, which constraintNote writes as
+// JSON.
+func conditionalNote(o *jsonObject) string {
+	cond, ok := o.vals["if"].(*jsonObject)
+	if !ok {
+		return ""
+	}
+	props, _ := cond.vals["properties"].(*jsonObject)
+	names := stringList(cond.vals["required"])
+	if props == nil || len(names) == 0 {
+		return ""
+	}
+	var tests []string
+	for _, k := range cond.keys {
+		if k != "properties" && k != "required" && k != "type" {
+			return ""
+		}
+	}
+	for _, n := range names {
+		p, _ := props.vals[n].(*jsonObject)
+		if p == nil || len(p.keys) != 1 {
+			return ""
+		}
+		v, ok := p.vals["const"]
+		if list, isEnum := p.vals["enum"].([]any); isEnum && len(list) == 1 {
+			v, ok = list[0], true
+		}
+		if !ok {
+			return ""
+		}
+		tests = append(tests, n+" is "+joinJSON([]any{v}))
+	}
+	if len(props.keys) != len(names) {
+		return ""
+	}
+	branch := func(key string) (string, bool) {
+		b, has := o.vals[key]
+		if !has {
+			return "", true
+		}
+		bo, ok := b.(*jsonObject)
+		if !ok {
+			return "", false
+		}
+		req := stringList(bo.vals["required"])
+		if len(bo.keys) != 1 || len(req) == 0 {
+			return "", false
+		}
+		return strings.Join(req, ", "), true
+	}
+	then, ok1 := branch("then")
+	els, ok2 := branch("else")
+	if !ok1 || !ok2 || then == "" && els == "" {
+		return ""
+	}
+	out := "If " + strings.Join(tests, " and ")
+	if then != "" {
+		out += ", also give " + then
+	} else {
+		out += ", nothing more is needed"
+	}
+	if els != "" {
+		out += "; otherwise give " + els
+	}
+	return out + "."
 }
 
 // constraintNote says a keyword the portable form cannot hold.

@@ -13,6 +13,7 @@ var toolAftersalesAddReturnItem = &runtime.Tool{
 	Title:       "Add an item to the return basket",
 	Description: "Add one item of an order to the customer's return basket, which collects what they want to send back before opening tickets. Use it when the user says \"I want to return this too\", once per item. Do not use it to open a return; use aftersales_create_ticket for that. Leave out basket_id to start a new return basket. Returns basket_id, a handle for this return basket to pass to this tool and aftersales_close_return_basket and aftersales_get_return_basket, and its state; it expires after 2 hours without use, and only you can use it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "basket_id": {
@@ -72,6 +73,7 @@ var toolAftersalesCancelTicket = &runtime.Tool{
 	Title:       "Cancel a return or repair ticket",
 	Description: "Cancel an open after-sales ticket (status review, repair or refund) when the user no longer wants the return or repair, e.g. \"cancel my return T-2026-1004, I found the right part\". Cancelling is final and cannot be undone: confirm with the user first, and give the reason in their words. A closed or already cancelled ticket cannot be cancelled; the error says so, and then nothing needs doing. Do not use it to look a ticket up or to change a ticket's details; use aftersales_query_ticket instead. ticket is the ticket handle (tkt_...) that aftersales_query_ticket or aftersales_create_ticket returned; look the ticket up first if you have only its number. Returns only the ticket's new status and the recorded reason, not the progress trail; it does not refund anything. Example arguments: {\"reason\":\"Found the right laptop in another parcel.\",\"ticket\":\"tkt_abcdefghijklmnopqrstuvwxyz234567\"}. Asks the user to confirm before it runs.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "reason": {
@@ -203,6 +205,7 @@ var toolAftersalesCloseReturnBasket = &runtime.Tool{
 	Title:       "Empty and close the return basket",
 	Description: "Close a return basket once its items are dealt with, returning what it held. Use it when the user says \"forget the return\" or every item has its ticket. Returns the basket only, not ticket or refund details. Once it succeeds, the basket_id handle is used up and no longer valid.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "basket_id": {
@@ -238,6 +241,7 @@ var toolAftersalesCreateTicket = &runtime.Tool{
 	Title:       "Open a return or repair ticket",
 	Description: "Open an after-sales ticket to return or repair a whole order for the signed-in customer. It first validates the request, then runs the refund risk check, then creates the ticket, which starts in status review (a risky request is flagged for manual review and takes a few days longer). Use it when the user has decided to send something back (\"I want to return order O-100002\", \"my headphones are broken, open a repair\"). Do not use it just to find out how much money they would get back (use aftersales_estimate_refund) or to check an existing ticket (use aftersales_query_ticket). order_id is O- and six digits, e.g. O-100002; reason is defect, wrong_item, not_as_described or changed_mind; refund_method is original_payment, store_credit or bank_transfer (not for changed_mind) and must come from the user, never assumed. An order can have only one open ticket: a second attempt fails and names the existing ticket. Final-sale items cannot be returned for changed_mind. Changes real records: confirm with the user first. Pass the same idempotency_key when retrying after a timeout so no duplicate is created. Returns the new ticket number, status, estimated completion and the validation and risk outcome, not the order contents. Example arguments: {\"description\":\"Left ear cup crackles at high volume.\",\"order_id\":\"O-100002\",\"reason\":\"defect\",\"refund_method\":\"original_payment\"}. Returns ticket_handle, a handle for this after-sales ticket to pass to aftersales_cancel_ticket; it expires after 24 hours without use, and only you can use it. If you leave out refund_method, the user is asked for it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "description": {
@@ -548,6 +552,7 @@ var toolAftersalesEstimateRefund = &runtime.Tool{
 	Title:       "Estimate a refund",
 	Description: "Estimate how much money the customer would get back for returning a whole order with a given reason, and which refund methods are offered. Use it when the user asks \"how much would I get back for O-100001\" or \"is there a fee if I just don't want it\". It only estimates: it creates no refund and no ticket, so nothing changes. Do not use it to start a return; use aftersales_create_ticket instead. order_id is O- and six digits, e.g. O-100001; reason is defect, wrong_item, not_as_described or changed_mind (changed_mind costs a 10% restocking fee, excludes final-sale items and cannot be paid by bank transfer). Also returns the names of the items in the order when they can be loaded. The final amount is only fixed once the returned items have been inspected. Example arguments: {\"order_id\":\"O-100001\",\"reason\":\"changed_mind\"}.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "order_id": {
@@ -728,6 +733,7 @@ var toolAftersalesGetReturnBasket = &runtime.Tool{
 	Title:       "What is in the return basket?",
 	Description: "Show the items collected in a return basket so far (order number, article number and quantity of each). Use it when the user asks \"what have I put in my return so far\". Returns the basket only, not ticket or refund details.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "basket_id": {
@@ -759,6 +765,7 @@ var toolAftersalesListTickets = &runtime.Tool{
 	Title:       "List my tickets",
 	Description: "List the signed-in customer's after-sales tickets, newest first, with status, order number, reason and estimated completion, optionally only those in one status. Use it when the user asks \"what returns do I have open\" or does not remember a ticket number. Do not use it for the progress of one known ticket; use aftersales_query_ticket instead. status is one of review, repair, refund, closed, cancelled. Only the customer's own tickets are listed; it does not return descriptions, refund methods or progress. Returns at most 20 items per call with totalCount and hasMore; the list is partial, so never total or count from it. Example arguments: {\"status\":\"review\"}.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "offset": {
@@ -971,6 +978,7 @@ var toolAftersalesQueryTicket = &runtime.Tool{
 	Title:       "Where does my return or repair stand?",
 	Description: "Look up the current state of one after-sales ticket (a return or repair) by its ticket number, together with its progress trail: status (review, repair, refund, closed or cancelled), estimated completion date and the dated steps taken so far. Use it when the user asks \"where is my return\", \"any news on T-2026-1001\" or \"when will my repair be done\". Do not use it to find a ticket number or list several tickets; use aftersales_list_tickets instead (and aftersales_estimate_refund for what a return would pay back). ticket_id is formatted T-YYYY-NNNN, e.g. T-2026-1001. Read-only. Returns the order number but not the order's contents or prices; if the progress trail cannot be loaded the ticket is still returned, with the failure noted. Example arguments: {\"ticket_id\":\"T-2026-1001\"}. Returns ticket_handle, a handle for this after-sales ticket to pass to aftersales_cancel_ticket; it expires after 24 hours without use, and only you can use it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "ticket_id": {

@@ -26,29 +26,21 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "json_schema_2020_12_tool",
 		Name:         "normal",
-		Args:         "{\"body\":{}}",
+		Args:         "{\"address\":{},\"contactMethod\":\"phone\",\"email\":\"example\",\"name\":\"example\",\"phone\":\"example\"}",
 		WantUpstream: true,
 	},
 	{
 		Tool:      "json_schema_2020_12_tool",
-		Name:      "invalid: missing body",
-		Args:      "{}",
+		Name:      "invalid: wrong type of address",
+		Args:      "{\"address\":\"not-a-object\",\"contactMethod\":\"phone\",\"email\":\"example\",\"name\":\"example\",\"phone\":\"example\"}",
 		WantError: true,
 		WantKind:  "invalid_input",
-		WantText:  []string{"body"},
-	},
-	{
-		Tool:      "json_schema_2020_12_tool",
-		Name:      "invalid: wrong type of body",
-		Args:      "{\"body\":\"not-a-object\"}",
-		WantError: true,
-		WantKind:  "invalid_input",
-		WantText:  []string{"body"},
+		WantText:  []string{"address"},
 	},
 	{
 		Tool:      "json_schema_2020_12_tool",
 		Name:      "invalid: unknown input",
-		Args:      "{\"body\":{},\"oa2mcp_unknown_input\":true}",
+		Args:      "{\"address\":{},\"contactMethod\":\"phone\",\"email\":\"example\",\"name\":\"example\",\"oa2mcp_unknown_input\":true,\"phone\":\"example\"}",
 		WantError: true,
 		WantKind:  "invalid_input",
 		WantText:  []string{"oa2mcp_unknown_input"},
@@ -56,7 +48,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "json_schema_2020_12_tool",
 		Name:         "upstream 500",
-		Args:         "{\"body\":{}}",
+		Args:         "{\"address\":{},\"contactMethod\":\"phone\",\"email\":\"example\",\"name\":\"example\",\"phone\":\"example\"}",
 		Fault:        "status:500",
 		WantError:    true,
 		WantKind:     "upstream_error",
@@ -65,7 +57,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "json_schema_2020_12_tool",
 		Name:         "upstream timeout",
-		Args:         "{\"body\":{}}",
+		Args:         "{\"address\":{},\"contactMethod\":\"phone\",\"email\":\"example\",\"name\":\"example\",\"phone\":\"example\"}",
 		Fault:        "timeout",
 		WantError:    true,
 		WantKind:     "timeout",
@@ -74,7 +66,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "json_schema_2020_12_tool",
 		Name:         "upstream reset",
-		Args:         "{\"body\":{}}",
+		Args:         "{\"address\":{},\"contactMethod\":\"phone\",\"email\":\"example\",\"name\":\"example\",\"phone\":\"example\"}",
 		Fault:        "reset",
 		WantError:    true,
 		WantKind:     "connection_failed",
@@ -83,7 +75,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "json_schema_2020_12_tool",
 		Name:         "upstream malformed JSON",
-		Args:         "{\"body\":{}}",
+		Args:         "{\"address\":{},\"contactMethod\":\"phone\",\"email\":\"example\",\"name\":\"example\",\"phone\":\"example\"}",
 		Fault:        "malformed",
 		WantError:    true,
 		WantKind:     "bad_response",
@@ -92,7 +84,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "json_schema_2020_12_tool",
 		Name:         "upstream oversized body",
-		Args:         "{\"body\":{}}",
+		Args:         "{\"address\":{},\"contactMethod\":\"phone\",\"email\":\"example\",\"name\":\"example\",\"phone\":\"example\"}",
 		Fault:        "oversized",
 		WantError:    true,
 		WantKind:     "too_large",
@@ -101,7 +93,7 @@ var oa2mcpCallCases = []oa2mcptest.Case{
 	{
 		Tool:         "json_schema_2020_12_tool",
 		Name:         "upstream HTML page",
-		Args:         "{\"body\":{}}",
+		Args:         "{\"address\":{},\"contactMethod\":\"phone\",\"email\":\"example\",\"name\":\"example\",\"phone\":\"example\"}",
 		Fault:        "html",
 		WantError:    true,
 		WantKind:     "bad_response",

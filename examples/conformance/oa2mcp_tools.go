@@ -14,7 +14,8 @@ var toolJSONSchema202012Tool = &runtime.Tool{
 	Description: "Submit a name and an address described with JSON Schema 2020-12 features. Returns what the fixture accepted.",
 	InputSchema: `{
   "$defs": {
-    "Address": {
+    "address": {
+      "$anchor": "addressDef",
       "properties": {
         "city": {
           "type": "string"
@@ -24,51 +25,86 @@ var toolJSONSchema202012Tool = &runtime.Tool{
         }
       },
       "type": "object"
-    },
-    "Features": {
-      "additionalProperties": false,
-      "allOf": [
+    }
+  },
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "additionalProperties": false,
+  "allOf": [
+    {
+      "anyOf": [
         {
-          "anyOf": [
-            {},
-            {}
+          "required": [
+            "phone"
+          ]
+        },
+        {
+          "required": [
+            "email"
           ]
         }
-      ],
-      "properties": {
-        "address": {
-          "$ref": "#/$defs/Address"
+      ]
+    },
+    {
+      "anyOf": [
+        {
+          "required": [
+            "name"
+          ]
         },
-        "contactMethod": {
-          "enum": [
-            "phone",
-            "email"
-          ],
-          "type": "string"
-        },
-        "email": {
-          "type": "string"
-        },
-        "name": {
-          "type": "string"
-        },
-        "phone": {
-          "type": "string"
+        {
+          "required": [
+            "address"
+          ]
         }
-      },
-      "type": "object"
+      ]
     }
-  },
-  "additionalProperties": false,
-  "properties": {
-    "body": {
-      "$ref": "#/$defs/Features",
-      "description": "Request body, sent as application/json."
-    }
-  },
-  "required": [
-    "body"
   ],
+  "else": {
+    "required": [
+      "email"
+    ]
+  },
+  "if": {
+    "properties": {
+      "contactMethod": {
+        "const": "phone"
+      }
+    },
+    "required": [
+      "contactMethod"
+    ]
+  },
+  "properties": {
+    "address": {
+      "$ref": "#/$defs/address",
+      "description": "The address, as an address object."
+    },
+    "contactMethod": {
+      "description": "The contact method, as a string. One of: phone, email.",
+      "enum": [
+        "phone",
+        "email"
+      ],
+      "type": "string"
+    },
+    "email": {
+      "description": "The email, as a string.",
+      "type": "string"
+    },
+    "name": {
+      "description": "The name, as a string.",
+      "type": "string"
+    },
+    "phone": {
+      "description": "The phone, as a string.",
+      "type": "string"
+    }
+  },
+  "then": {
+    "required": [
+      "phone"
+    ]
+  },
   "type": "object"
 }`,
 	OpenWorld: true,
@@ -76,7 +112,17 @@ var toolJSONSchema202012Tool = &runtime.Tool{
 		OperationID: "submitSchemaFeatures",
 		Method:      "POST",
 		Path:        "/schema-features",
-		Body:        &runtime.Body{MediaType: "application/json", Required: true, Arg: "body"},
+		Body: &runtime.Body{
+			MediaType: "application/json",
+			Required:  true,
+			Fields: []runtime.BodyField{
+				{Name: "address", Arg: "address"},
+				{Name: "contactMethod", Arg: "contactMethod"},
+				{Name: "email", Arg: "email"},
+				{Name: "name", Arg: "name"},
+				{Name: "phone", Arg: "phone"},
+			},
+		},
 	},
 }
 
@@ -88,6 +134,7 @@ var toolReadBinary = &runtime.Tool{
 	Title:       "Read the fixture's binary file",
 	Description: "Read the fixture's binary file. Returns it as an embedded blob resource. Read-only; no inputs.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -105,6 +152,7 @@ var toolReadItemData = &runtime.Tool{
 	Title:       "Read the data of one item",
 	Description: "Read the data of one item by id, e.g. 123. Returns it as text. Read-only.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "id": {
@@ -143,6 +191,7 @@ var toolTestAudioContent = &runtime.Tool{
 	Title:       "Read the fixture's sound (a WAV)",
 	Description: "Play the fixture's sound. Returns it as audio content (WAV) after a one-line summary. Read-only; no inputs.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -160,6 +209,7 @@ var toolTestEmbeddedResource = &runtime.Tool{
 	Title:       "Read the fixture's note (plain text)",
 	Description: "Read the fixture's note. Returns it as an embedded text resource after a one-line summary. Read-only; no inputs.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -177,6 +227,7 @@ var toolTestErrorHandling = &runtime.Tool{
 	Title:       "An operation that always fails",
 	Description: "Call an operation that always refuses with 409 Conflict, to show how an upstream failure reaches the model: an error result naming the conflict. No inputs.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -194,6 +245,7 @@ var toolTestImageContent = &runtime.Tool{
 	Title:       "Read the fixture's picture (a PNG)",
 	Description: "Show the fixture's picture. Returns it as image content (PNG) after a one-line summary. Read-only; no inputs.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -211,6 +263,7 @@ var toolTestInputRequiredResultCapabilities = &runtime.Tool{
 	Title:       "Greet someone by name",
 	Description: "Greet the user by name. When name is left out, a client that can show forms asks the user; any other client gets an error naming the missing input. If you leave out name, the user is asked for it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "name": {
@@ -252,6 +305,7 @@ var toolTestInputRequiredResultElicitation = &runtime.Tool{
 	Title:       "Greet someone by name",
 	Description: "Greet the user by name. When name is left out, the user is asked for it in a form. Returns the greeting. If you leave out name, the user is asked for it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "name": {
@@ -294,6 +348,7 @@ var toolTestInputRequiredResultMultiRound = &runtime.Tool{
 	Title:       "Greet someone by name",
 	Description: "Greet the user by name after they confirm. When name is left out, the user is asked for it first, then asked to confirm the greeting. Asks the user to confirm before it runs. If you leave out name, the user is asked for it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "name": {
@@ -336,6 +391,7 @@ var toolTestInputRequiredResultRequestState = &runtime.Tool{
 	Title:       "Perform an action the user confirmed",
 	Description: "Perform the fixture's confirmed action once the user accepts. The result's text says state-ok when the user's confirmation (and its request state) was accepted. No inputs. Asks the user to confirm before it runs.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -352,6 +408,7 @@ var toolTestInputRequiredResultTamperedState = &runtime.Tool{
 	Title:       "Perform an action the user confirmed",
 	Description: "Perform the fixture's confirmed action once the user accepts; an altered request state is refused. No inputs. Asks the user to confirm before it runs.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -368,6 +425,7 @@ var toolTestMultipleContentTypes = &runtime.Tool{
 	Title:       "Read the fixture's bundle (a note and a picture)",
 	Description: "Read the fixture's bundle of a note and a picture. Returns a summary, the note as an embedded resource and the picture as image content. Read-only; no inputs.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -385,6 +443,7 @@ var toolTestRegionGreeting = &runtime.Tool{
 	Title:       "Read the greeting of one region",
 	Description: "Read the greeting of one region, e.g. eu or us. Use it to greet someone in their region's words. Read-only.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "region": {
@@ -421,6 +480,7 @@ var toolTestSimpleText = &runtime.Tool{
 	Title:       "Read a fixed greeting",
 	Description: "Read the fixture's fixed greeting. Returns it as text (and as structured content). Read-only; no inputs.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -440,6 +500,7 @@ var toolTestToolWithProgress = &runtime.Tool{
 	Title:       "Test tool with progress",
 	Description: "Run the fixture's three-stage job (about 50 ms per stage) and return each stage's outcome. A client that sends a progress token gets a progress notification as each stage finishes. No inputs.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,

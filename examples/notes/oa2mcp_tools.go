@@ -13,6 +13,7 @@ var toolCreateNote = &runtime.Tool{
 	Title:       "Create a note for the signed-in user",
 	Description: "Create a note for the signed-in user. Requires title (string). Returns a Note object with fields body, created, id, owner, title. Changes data on the service.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "body": {
@@ -78,6 +79,7 @@ var toolGetNote = &runtime.Tool{
 	Title:       "Get one of the signed-in user's notes",
 	Description: "Get one of the signed-in user's notes. Requires noteId (string). Returns a Note object with fields body, created, id, owner, title. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "noteId": {
@@ -122,6 +124,7 @@ var toolListNotes = &runtime.Tool{
 	Title:       "List the signed-in user's notes",
 	Description: "List the signed-in user's notes. Lists the notes of the user the access token belongs to, newest first. Returns a NoteList object with fields notes, owner. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,

@@ -13,6 +13,7 @@ var toolPetstoreCountStock = &runtime.Tool{
 	Title:       "Stock by status",
 	Description: "Count the pets in the shop per sale status (available, pending, sold). Use it when the user asks \"how many pets are available\". Do not use it to list pets; use petstore_find_pets. Returns counts only, not the pets. Read-only.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -40,6 +41,7 @@ var toolPetstoreFindPets = &runtime.Tool{
 	Title:       "Find pets",
 	Description: "Find pets in the shop by sale status (available, pending or sold) or by tag, e.g. \"show me available pets\" or \"which pets are tagged friendly\". Use petstore_get_pet instead when the user gives a pet id. Returns each pet's id, name, status, category and tag names; it does not return photos or orders. Returns at most 20 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "action": {
@@ -264,6 +266,7 @@ var toolPetstoreGetPet = &runtime.Tool{
 	Title:       "Pet details with shop stock",
 	Description: "Look up one pet by its numeric id (e.g. 3) together with the shop's current stock per status. Use it when the user asks \"tell me about pet 3\" or \"is pet 3 still available\". Do not use it to search: use petstore_find_pets for status or tag searches. Read-only; it does not return order history.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "pet_id": {
@@ -432,6 +435,7 @@ var toolPetstoreManageOrder = &runtime.Tool{
 	Title:       "Place, look up or cancel an order",
 	Description: "Work with purchase orders: place an order for a pet, look an order up by its numeric id, or cancel (delete) it. Use it when the user wants to buy a pet or asks about an order. Cancelling cannot be undone: confirm with the user first. Do not use it to change a pet; use petstore_manage_pet. Does not change the pet's own status and does not return payment data.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "action": {
@@ -629,6 +633,7 @@ var toolPetstoreManagePet = &runtime.Tool{
       "type": "object"
     }
   },
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "action": {
@@ -891,6 +896,7 @@ var toolPetstoreManageSession = &runtime.Tool{
 	Title:       "Log in or out",
 	Description: "Log a customer in with username and password, or log the current session out. Use it only when the user asks to log in or out. Do not use it for account changes; use petstore_manage_user. Returns a session string valid for one hour, not the account details.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "action": {
@@ -1027,6 +1033,7 @@ var toolPetstoreManageUser = &runtime.Tool{
       "type": "object"
     }
   },
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "action": {

@@ -457,6 +457,7 @@ func (s *synth) array(m map[string]any, boundary bool, depth int) (any, bool) {
 // object fills the required properties (and, at the top level of the
 // normal case, optional ones the spec gives a value for).
 func (s *synth) object(m map[string]any, boundary bool, depth int, top bool) (map[string]any, bool) {
+	orig := m
 	m = s.resolve(m)
 	props := mapOf(m["properties"])
 	required := map[string]bool{}
@@ -495,7 +496,38 @@ func (s *synth) object(m map[string]any, boundary bool, depth int, top bool) (ma
 	if len(out) < intKey(m, "minProperties", 0) {
 		return nil, false
 	}
+	if hasObjectChecks(orig) {
+		s.satisfyChecks(orig, out, props, names, boundary, depth)
+	}
 	return out, true
+}
+
+// hasObjectChecks reports a schema whose whole-object checks (an anyOf
+// of required lists, an if/then/else) may ask for more than its
+// required list.
+func hasObjectChecks(m map[string]any) bool {
+	for _, k := range []string{"allOf", "anyOf", "oneOf", "if"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// satisfyChecks adds optional properties to out, in name order, until it
+// satisfies m's whole-object checks (or none is left to add).
+func (s *synth) satisfyChecks(m, out, props map[string]any, names []string, boundary bool, depth int) {
+	for _, n := range names {
+		if s.valid(m, out) {
+			return
+		}
+		if _, ok := out[n]; ok {
+			continue
+		}
+		if v, ok := s.value(mapOf(props[n]), boundary, depth+1); ok {
+			out[n] = v
+		}
+	}
 }
 
 func hasGivenValue(m map[string]any) bool {

@@ -224,6 +224,8 @@ func (c *schemaConverter) body(v *openapi3.Schema) *Schema {
 		tupleToAnyOf(s)
 	}
 	s.Not = c.convert(v.Not)
+	s.If, s.Then, s.Else = c.convert(v.If), c.convert(v.Then), c.convert(v.Else)
+	s.Anchor = v.Anchor
 	return s
 }
 

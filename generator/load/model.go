@@ -211,6 +211,11 @@ type Schema struct {
 	AnyOf []*Schema
 	OneOf []*Schema
 	Not   *Schema
+	// If, Then and Else are the 2020-12 conditional (OpenAPI 3.1).
+	If, Then, Else *Schema
+	// Anchor is the 2020-12 $anchor (OpenAPI 3.1): a plain name by which
+	// the schema can be referenced, kept so that tools list it as written.
+	Anchor string
 
 	ReadOnly   bool
 	WriteOnly  bool

@@ -32,6 +32,9 @@ type inputBuilder struct {
 	required []string
 	taken    map[string]bool
 	descs    []paramNote
+	// constraints are the flattened body's whole-object checks (see
+	// mergedObject.constraints), converted, for the input object.
+	constraints []map[string]any
 }
 
 // paramNote records what the tool description says about an input.
@@ -117,6 +120,7 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 	}
 	out := &ir.Body{MediaType: b.bodyMediaType(rb), Required: rb.Required}
 	if props, order, req, ok := b.objectShape(rb.Schema); ok && isStructuredMedia(out.MediaType) {
+		renamed := false
 		// A body whose schema requires properties is required, whatever
 		// requestBody.required says: many documents leave it out (it
 		// defaults to false), and a call without those properties fails.
@@ -128,11 +132,20 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 				continue
 			}
 			name := b.claim(wire, "body")
+			renamed = renamed || name != wire
 			schema := b.w.convert(b.inlineScalar(p), 0)
 			b.add(name, schema, "", out.Required && reqSet[wire], p)
 			out.Fields = append(out.Fields, ir.BodyField{Name: wire, Arg: name, Required: reqSet[wire]})
 		}
 		sort.Slice(out.Fields, func(i, j int) bool { return out.Fields[i].Arg < out.Fields[j].Arg })
+		if !renamed {
+			// The checks name wire names; with every field under its own
+			// name they mean the same at the input's root. Else the API
+			// alone enforces them.
+			for _, c := range b.w.merged(rb.Schema).constraints {
+				b.constraints = append(b.constraints, b.w.convert(c, 1))
+			}
+		}
 		return out
 	}
 	name := b.claim("body", "request")
@@ -204,17 +217,34 @@ func isScalar(s *load.Schema) bool {
 
 // schema returns the finished input schema.
 func (b *inputBuilder) schema() map[string]any {
-	out := map[string]any{"type": "object", "additionalProperties": false}
+	out := map[string]any{"type": "object", "additionalProperties": false, "$schema": oa2mcpimpl.SchemaDialect}
 	if len(b.props) > 0 {
 		out["properties"] = b.props
 	}
 	if len(b.required) > 0 {
 		out["required"] = sortedUnique(b.required)
 	}
+	addConstraints(out, b.constraints)
 	if defs := b.w.finishDefs(); len(defs) > 0 {
 		out["$defs"] = defs
 	}
 	return out
+}
+
+// addConstraints puts whole-object checks on an input object: the first
+// if/then/else at its root (where clients look for it), the others as
+// allOf parts.
+func addConstraints(out map[string]any, constraints []map[string]any) {
+	for _, c := range constraints {
+		_, conditional := c["if"]
+		if _, taken := out["if"]; conditional && !taken && len(c) <= 3 {
+			for k, v := range c {
+				out[k] = v
+			}
+			continue
+		}
+		out["allOf"] = append(asSlice(out["allOf"]), c)
+	}
 }
 
 // isStructuredMedia reports whether a body of this media type is built

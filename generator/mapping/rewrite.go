@@ -281,6 +281,7 @@ func (tb *taskBuilder) flatten(tool *ir.Tool, in *taskInput, name, fp string) {
 }
 
 func removeInput(in *taskInput, name string) {
+	in.constraints = nil
 	delete(in.props, name)
 	delete(in.required, name)
 	delete(in.explicit, name)

@@ -48,8 +48,12 @@ type mergedObject struct {
 	closed bool
 	// plain: every part is an object schema of properties alone, without
 	// unions, not, additionalProperties schemas or other types, so the
-	// merged properties are the whole story.
+	// merged properties are the whole story, but for constraints.
 	plain bool
+	// constraints are the parts that constrain the object as a whole
+	// without declaring properties: an anyOf or oneOf of required lists,
+	// an if/then/else. Flattened, they apply to the tool's input object.
+	constraints []*load.Schema
 }
 
 // merged merges s and its allOf parts, eight levels deep at most.
@@ -62,9 +66,17 @@ func (w *schemaWriter) merged(s *load.Schema) mergedObject {
 			m.plain = false
 			return
 		}
-		if len(s.AnyOf) > 0 || len(s.OneOf) > 0 || s.Not != nil || s.AdditionalProperties != nil ||
-			s.Type != "" && s.Type != "object" || len(s.Types) > 0 {
+		if s.Not != nil || s.AdditionalProperties != nil || s.Type != "" && s.Type != "object" || len(s.Types) > 0 {
 			m.plain = false
+		}
+		for _, c := range []*load.Schema{{AnyOf: s.AnyOf}, {OneOf: s.OneOf}, {If: s.If, Then: s.Then, Else: s.Else}} {
+			switch {
+			case len(c.AnyOf)+len(c.OneOf) == 0 && c.If == nil && c.Then == nil && c.Else == nil:
+			case w.constraintOnly(c, false, 0):
+				m.constraints = append(m.constraints, c)
+			default:
+				m.plain = false
+			}
 		}
 		for _, name := range s.PropertyOrder {
 			m.props[name] = s.Properties[name]
@@ -77,6 +89,32 @@ func (w *schemaWriter) merged(s *load.Schema) mergedObject {
 	}
 	walk(s, 0)
 	return m
+}
+
+// constraintOnly reports a schema that checks an object's properties
+// without declaring any of its own: required lists in anyOf, oneOf and
+// if/then/else of the same kind, and properties inside an if, where
+// they only test. Such a schema means the same applied to a body or to
+// the input object its properties were flattened into; an arm that
+// declares properties keeps the body a union under "body".
+func (w *schemaWriter) constraintOnly(s *load.Schema, inIf bool, depth int) bool {
+	if s == nil {
+		return true
+	}
+	s = w.resolve(s)
+	if s == nil || depth > 8 || s.NoAdditional || s.AdditionalProperties != nil || s.Type != "" && s.Type != "object" ||
+		len(s.Types) > 0 || len(s.AllOf) > 0 || s.Not != nil || len(s.Properties) > 0 && !inIf {
+		return false
+	}
+	if !w.constraintOnly(s.If, true, depth+1) {
+		return false
+	}
+	for _, part := range append(append([]*load.Schema{s.Then, s.Else}, s.AnyOf...), s.OneOf...) {
+		if !w.constraintOnly(part, inIf, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // resolve follows Ref nodes to the named schema they stand for.
@@ -146,6 +184,9 @@ func (w *schemaWriter) annotations(s *load.Schema, out map[string]any, depth int
 	}
 	if ex := smallExamples(s.Examples); len(ex) > 0 {
 		out["examples"] = ex
+	}
+	if s.Anchor != "" {
+		out["$anchor"] = s.Anchor
 	}
 }
 
@@ -217,6 +258,11 @@ func (w *schemaWriter) objectKeywords(s *load.Schema, out map[string]any, depth 
 		out["additionalProperties"] = w.convert(s.AdditionalProperties, depth+1)
 	}
 	if len(s.Properties) == 0 {
+		if len(s.Required) > 0 {
+			// A required list beside no properties (an anyOf arm, a
+			// then branch) names properties of the enclosing object.
+			out["required"] = sortedUnique(s.Required)
+		}
 		return
 	}
 	props := map[string]any{}
@@ -306,6 +352,16 @@ func (w *schemaWriter) combinators(s *load.Schema, out map[string]any, depth int
 	list(oneOf, s.OneOf)
 	if s.Not != nil {
 		out["not"] = w.convert(s.Not, depth+1)
+	}
+	w.conditional(s, out, depth)
+}
+
+// conditional writes the 2020-12 if/then/else of s.
+func (w *schemaWriter) conditional(s *load.Schema, out map[string]any, depth int) {
+	for key, sub := range map[string]*load.Schema{"if": s.If, "then": s.Then, "else": s.Else} {
+		if sub != nil {
+			out[key] = w.convert(sub, depth+1)
+		}
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // taskInput collects the input properties of a task tool.
@@ -30,6 +32,10 @@ type taskInput struct {
 	// actionExplicit holds, per action, the required: settings of that
 	// action's own input: entries, which win over the tool's (explicit).
 	actionExplicit map[string]map[string]bool
+	// constraints are the whole-object checks of a one-operation tool's
+	// flattened body (inputBuilder.constraints); an input removed or
+	// renamed by the override file drops them, as they name its inputs.
+	constraints []map[string]any
 }
 
 func newTaskInput() *taskInput {
@@ -71,6 +77,9 @@ func (in *taskInput) mergeAction(action string, sub *taskInput) {
 func (in *taskInput) addOp(info *opInfo, action string) {
 	for _, name := range slices.Sorted(maps.Keys(info.in.props)) {
 		in.add(name, info.in.props[name], info.required[name] && action == "", action)
+	}
+	if action == "" {
+		in.constraints = info.in.constraints
 	}
 	in.mergeDefs(info.defs)
 }
@@ -117,7 +126,7 @@ func (in *taskInput) requiredNames() []string {
 // schema assembles the flat input object, with $defs pruned to what the
 // remaining properties reference.
 func (in *taskInput) schema() map[string]any {
-	out := map[string]any{"type": "object", "additionalProperties": false}
+	out := map[string]any{"type": "object", "additionalProperties": false, "$schema": oa2mcpimpl.SchemaDialect}
 	props := map[string]any{}
 	for k, v := range in.props {
 		props[k] = v
@@ -128,7 +137,8 @@ func (in *taskInput) schema() map[string]any {
 	if req := in.requiredNames(); len(req) > 0 {
 		out["required"] = req
 	}
-	if defs := reachableDefs(props, in.defs); len(defs) > 0 {
+	addConstraints(out, in.constraints)
+	if defs := reachableDefs(out, in.defs); len(defs) > 0 {
 		out["$defs"] = defs
 	}
 	if hasLargeUnion(out) {

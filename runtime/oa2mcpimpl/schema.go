@@ -2,6 +2,10 @@ package oa2mcpimpl
 
 import "github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 
+// SchemaDialect is the $schema of every input schema the generator
+// writes (JSON Schema 2020-12), the one dialect the runtime validates.
+const SchemaDialect = jsonschema.Dialect2020
+
 // Schema is a compiled JSON Schema, the one the runtime validates with.
 type Schema = jsonschema.Schema
 

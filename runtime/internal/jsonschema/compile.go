@@ -248,9 +248,12 @@ var annotationKeywords = map[string]bool{
 	"contentMediaType": true, "contentEncoding": true, "contentSchema": true,
 }
 
-// dialect2020 is the only $schema the validator accepts: another dialect
+// anchorName is the form of a 2020-12 $anchor.
+var anchorName = regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`)
+
+// Dialect2020 is the only $schema the validator accepts: another dialect
 // or a custom meta-schema changes what keywords mean.
-const dialect2020 = "https://json-schema.org/draft/2020-12/schema"
+const Dialect2020 = "https://json-schema.org/draft/2020-12/schema"
 
 // keyword compiles one keyword of the schema at pointer at into n.
 func (c *schemaCompiler) keyword(n *Node, key string, val any, at string) {
@@ -336,8 +339,8 @@ func (c *schemaCompiler) applicator(n *Node, key string, val any, at string) {
 func (c *schemaCompiler) other(n *Node, key string, val any, at string) {
 	switch {
 	case key == "$schema":
-		if s, _ := val.(string); strings.TrimSuffix(s, "#") != dialect2020 {
-			c.unsupportedAt(at, key, fmt.Sprintf("only %s is supported, got %s", dialect2020, ShowValue(val)))
+		if s, _ := val.(string); strings.TrimSuffix(s, "#") != Dialect2020 {
+			c.unsupportedAt(at, key, fmt.Sprintf("only %s is supported, got %s", Dialect2020, ShowValue(val)))
 		}
 	case key == "$id":
 		// A root $id only names the document; local references still
@@ -350,6 +353,13 @@ func (c *schemaCompiler) other(n *Node, key string, val any, at string) {
 			c.bad(at, key, "must be a string")
 		default:
 			c.rootID = strings.TrimSuffix(id, "#")
+		}
+	case key == "$anchor":
+		// An anchor only names its schema; a $ref by anchor ("#name")
+		// is refused where it appears (refKeyword), so accepting the name
+		// changes no verdict.
+		if s, ok := val.(string); !ok || !anchorName.MatchString(s) {
+			c.bad(at, key, "must be a name: a letter or _, then letters, digits, -, _ or .")
 		}
 	case annotationKeywords[key]:
 		c.annotation(n, key, val)

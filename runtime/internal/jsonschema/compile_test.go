@@ -16,11 +16,11 @@ func TestCompileSchemaUnsupported(t *testing.T) {
 		{"one keyword", `{"type":"object","properties":{"a":{"unevaluatedProperties":false}}}`,
 			[]UnsupportedKeyword{{Pointer: "/properties/a", Keyword: "unevaluatedProperties"}},
 			`unsupported keyword "unevaluatedProperties" at /properties/a; the runtime cannot enforce it`},
-		{"all of them, sorted", `{"nullable":true,"properties":{"b/c":{"discriminator":{}},"a":{"$anchor":"x","$dynamicRef":"#x"}},"$defs":{"d":{"dependencies":{}}}}`,
+		{"all of them, sorted", `{"nullable":true,"properties":{"b/c":{"discriminator":{}},"a":{"$dynamicAnchor":"x","$dynamicRef":"#x"}},"$defs":{"d":{"dependencies":{}}}}`,
 			[]UnsupportedKeyword{{Pointer: "", Keyword: "nullable"}, {Pointer: "/$defs/d", Keyword: "dependencies"},
-				{Pointer: "/properties/a", Keyword: "$anchor"}, {Pointer: "/properties/a", Keyword: "$dynamicRef"},
+				{Pointer: "/properties/a", Keyword: "$dynamicAnchor"}, {Pointer: "/properties/a", Keyword: "$dynamicRef"},
 				{Pointer: "/properties/b~1c", Keyword: "discriminator"}},
-			`unsupported keyword "nullable" at the root; unsupported keyword "dependencies" at /$defs/d; unsupported keyword "$anchor" at /properties/a; unsupported keyword "$dynamicRef" at /properties/a; unsupported keyword "discriminator" at /properties/b~1c; the runtime cannot enforce them`},
+			`unsupported keyword "nullable" at the root; unsupported keyword "dependencies" at /$defs/d; unsupported keyword "$dynamicAnchor" at /properties/a; unsupported keyword "$dynamicRef" at /properties/a; unsupported keyword "discriminator" at /properties/b~1c; the runtime cannot enforce them`},
 		{"remote ref", `{"items":{"$ref":"https://example.com/s.json"}}`,
 			[]UnsupportedKeyword{{Pointer: "/items", Keyword: "$ref", Reason: `only local JSON-pointer references (#/...) are supported, got "https://example.com/s.json"`}},
 			`unsupported keyword "$ref" at /items (only local JSON-pointer references (#/...) are supported, got "https://example.com/s.json"); the runtime cannot enforce it`},
@@ -200,5 +200,23 @@ func TestCompileSchemaValueGoNumbers(t *testing.T) {
 	}
 	if _, err := CompileValue(map[string]any{"type": "string", "maxLength": uint64(3)}); err != nil {
 		t.Errorf("uint64 count: %v", err)
+	}
+}
+
+// TestCompileAnchor checks that $anchor names a schema and asserts
+// nothing, that a malformed one is refused, and that a reference by
+// anchor is refused rather than left unchecked.
+func TestCompileAnchor(t *testing.T) {
+	s, err := Compile(`{"$defs":{"a":{"$anchor":"addressDef","type":"string"}},"properties":{"x":{"$ref":"#/$defs/a"}}}`)
+	if err != nil {
+		t.Fatalf("a named anchor: %v", err)
+	}
+	if s.Validate(map[string]any{"x": 1.0}) == nil {
+		t.Error("the anchored definition is not enforced")
+	}
+	for _, bad := range []string{`{"$anchor":"1x"}`, `{"$anchor":7}`, `{"$defs":{"a":{"$anchor":"a"}},"$ref":"#a"}`} {
+		if _, err := Compile(bad); err == nil {
+			t.Errorf("%s compiled", bad)
+		}
 	}
 }

@@ -14,6 +14,7 @@ var opAddComment = &runtime.Discoverable{
 		Title:       "Adds a comment to a ticket.",
 		Description: "Adds a comment to a ticket. The requester is e-mailed unless internal is true. Requires ticketId (integer) and text (string). Changes data on the service.",
 		InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "internal": {
@@ -66,6 +67,7 @@ var opCreateTicket = &runtime.Discoverable{
 		Title:       "Open a ticket",
 		Description: "Open a ticket. Requires subject (string). Changes data on the service.",
 		InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "body": {
@@ -109,6 +111,7 @@ var opDeleteTicket = &runtime.Discoverable{
 		Title:       "Delete a ticket and its comments",
 		Description: "Delete a ticket and its comments. Requires ticketId (integer). Destructive: the deletion cannot be undone, so confirm with the user first.",
 		InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "ticketId": {
@@ -146,6 +149,7 @@ var opGetTicket = &runtime.Discoverable{
 		Title:       "Get a ticket",
 		Description: "Get a ticket. Requires ticketId (integer). Read-only: changes nothing.",
 		InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "ticketId": {
@@ -183,6 +187,7 @@ var opListAgents = &runtime.Discoverable{
 		Title:       "List the agents",
 		Description: "List the agents. Read-only: changes nothing.",
 		InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -203,6 +208,7 @@ var opListComments = &runtime.Discoverable{
 		Title:       "List a ticket's comments",
 		Description: "List a ticket's comments. Requires ticketId (integer). Read-only: changes nothing.",
 		InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "ticketId": {
@@ -240,6 +246,7 @@ var opUpdateTicket = &runtime.Discoverable{
 		Title:       "Change a ticket's status or subject",
 		Description: "Change a ticket's status or subject. Requires ticketId (integer). Changes data on the service.",
 		InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "status": {

@@ -15,6 +15,7 @@ var toolDeskOpenTickets = &runtime.Tool{
 	Title:       "Open tickets",
 	Description: "List the help desk's open tickets, newest first, e.g. when the user asks \"what is still open\". Returns id, subject and status of each; for comments or other statuses use desk_search_operations.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,

@@ -13,6 +13,7 @@ var toolNotesFindNotes = &runtime.Tool{
 	Title:       "Notes find notes",
 	Description: "Find notes whose text contains a word, e.g. \"groceries\". Use it when the user asks what they wrote about something. Do not use it to change notes. Returns titles and ids only, not the full text. Returns at most 5 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "q": {

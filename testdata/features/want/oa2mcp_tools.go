@@ -13,6 +13,7 @@ var toolDeleteItem = &runtime.Tool{
 	Title:       "Delete item",
 	Description: "Delete an item by its id. Requires id (integer, int64). Returns no content on success. Destructive: the deletion cannot be undone, so confirm with the user first.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "id": {
@@ -51,6 +52,7 @@ var toolGetItem = &runtime.Tool{
 	Title:       "Get an item",
 	Description: "Get an item. Requires id (integer, int64). Returns an Item object with fields id, name, price, status, tags. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "X-Request-ID": {
@@ -113,6 +115,7 @@ var toolListItems = &runtime.Tool{
 	Title:       "List items",
 	Description: "Lists items in the shop, newest first. Returns a list of Item items. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "created_after": {
@@ -168,6 +171,7 @@ var toolPostItemsByIDNotes = &runtime.Tool{
 	Title:       "add a note",
 	Description: "Add a note. Requires id (string) and text (string). On success: Created. Changes data on the service.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "body_id": {
@@ -220,6 +224,7 @@ var toolReplaceItem = &runtime.Tool{
 	Title:       "Replace an item",
 	Description: "Replace an item. Requires id (integer, int64), name (string) and price (number). On success: Replaced. Overwrites the stored resource with the values given.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "id": {

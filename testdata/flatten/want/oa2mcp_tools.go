@@ -16,6 +16,7 @@ var toolParcelsShipments = &runtime.Tool{
 	Title:       "Shipments",
 	Description: "Send a parcel to a street address, or look a shipment up by its id (S- and four digits, e.g. S-1234). Use it when the user wants to post something or asks where a parcel is.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "action": {

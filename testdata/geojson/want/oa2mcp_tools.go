@@ -13,6 +13,7 @@ var toolGetAlert = &runtime.Tool{
 	Title:       "Get one alert",
 	Description: "Get one alert. Requires id (string). Returns an AlertFeature object with fields geometry, id, properties, type. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "id": {
@@ -47,6 +48,7 @@ var toolListActiveAlerts = &runtime.Tool{
 	Title:       "List active alerts",
 	Description: "List active alerts. Returns an AlertCollection object with fields features, type. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "area": {

@@ -13,6 +13,7 @@ var toolGetLoan = &runtime.Tool{
 	Title:       "Get one loan",
 	Description: "Get one loan. Requires loan_id (string). Returns a Loan object with fields due, id, title. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "loan_id": {
@@ -57,6 +58,7 @@ var toolListLoans = &runtime.Tool{
 	Title:       "List the member's loans",
 	Description: "List the member's loans. Returns an object with fields items, total. Read-only: changes nothing. Returns at most 20 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "offset": {

@@ -13,6 +13,7 @@ var toolFileReport = &runtime.Tool{
 	Title:       "File a storm report",
 	Description: "File a storm report. Requires kind (string). Returns an object with fields id, received. Changes data on the service.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "kind": {
@@ -59,6 +60,7 @@ var toolGetAlert = &runtime.Tool{
 	Title:       "Get alert",
 	Description: "Get an alert by its id. Requires id (string). Returns an object with fields geometry, headline, type. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "id": {
@@ -93,6 +95,7 @@ var toolGetGlossary = &runtime.Tool{
 	Title:       "Get glossary",
 	Description: "List or read glossary. Returns text (text/csv). Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -110,6 +113,7 @@ var toolGetProduct = &runtime.Tool{
 	Title:       "Get product",
 	Description: "Get a product by its id. Requires id (string). Returns a TextProduct object or GraphicProduct object. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "id": {
@@ -144,6 +148,7 @@ var toolGetRadarImage = &runtime.Tool{
 	Title:       "Get radar image",
 	Description: "List or read radar image by its station. Requires station (string). Returns an image (image/png). Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "station": {
@@ -179,6 +184,7 @@ var toolListAlerts = &runtime.Tool{
 	Title:       "Active alerts",
 	Description: "Active alerts. Returns an AlertCollection object with fields features, geometry, title, type, updated. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "area": {
@@ -241,6 +247,7 @@ var toolPing = &runtime.Tool{
 	Title:       "Ping",
 	Description: "List or read ping. On success: The service is up. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,

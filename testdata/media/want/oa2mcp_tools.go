@@ -13,6 +13,7 @@ var toolGetPetBark = &runtime.Tool{
 	Title:       "Recording of a pet's voice",
 	Description: "Recording of a pet's voice. Requires petId (integer). Returns audio (audio/wav). Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "petId": {
@@ -48,6 +49,7 @@ var toolGetPetCertificate = &runtime.Tool{
 	Title:       "Pedigree certificate of a pet",
 	Description: "Pedigree certificate of a pet. Requires petId (integer). Returns a file (application/pdf). Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "petId": {
@@ -83,6 +85,7 @@ var toolGetPetDossier = &runtime.Tool{
 	Title:       "Everything on file for a pet",
 	Description: "Everything on file for a pet. The pet's notes, photo and record in one multipart answer. Requires petId (integer). Returns several parts (multipart/mixed), each as its own content item, in order. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "petId": {
@@ -118,6 +121,7 @@ var toolGetPetNotes = &runtime.Tool{
 	Title:       "Keeper's notes on a pet",
 	Description: "Keeper's notes on a pet. Requires petId (integer). Returns text (text/plain). Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "petId": {
@@ -153,6 +157,7 @@ var toolGetPetPhoto = &runtime.Tool{
 	Title:       "Photo of a pet",
 	Description: "Photo of a pet. The pet's current photo, as a PNG image. Requires petId (integer). Returns an image (image/png). Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "petId": {
@@ -191,6 +196,7 @@ var toolGetSalesReport = &runtime.Tool{
 	Title:       "Sales report as CSV",
 	Description: "Sales report as CSV. Requires month (string). Returns text (text/csv). Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "month": {
@@ -229,6 +235,7 @@ var toolGetShopLogo = &runtime.Tool{
 	Title:       "The shop's logo",
 	Description: "The shop's logo. Returns an image (image/png). Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,

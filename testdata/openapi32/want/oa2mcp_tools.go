@@ -13,6 +13,7 @@ var toolExportProducts = &runtime.Tool{
 	Title:       "Export products",
 	Description: "Export every product, one JSON document per line. Returns a stream of Product items (application/jsonl), as the list of those that arrived. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "category": {
@@ -49,6 +50,7 @@ var toolGetProduct = &runtime.Tool{
 	Title:       "Get product",
 	Description: "Get a product by its sku. Requires sku (string). Returns a Product object with fields name, price, sku. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "sku": {
@@ -84,6 +86,7 @@ var toolLinkProduct = &runtime.Tool{
 	Title:       "Link product",
 	Description: "Link a product to a related one. Requires sku (string) and related (string). Returns no content on success. Its effect is not declared (a LINK request): it may change or remove data, so confirm with the user first.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "related": {
@@ -124,6 +127,7 @@ var toolPurgeProducts = &runtime.Tool{
 	Title:       "Drop cached product pages",
 	Description: "Drop cached product pages. Returns no content on success. Its effect is not declared (a PURGE request): it may change or remove data, so confirm with the user first.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -140,6 +144,7 @@ var toolQueryProducts = &runtime.Tool{
 	Title:       "Search products with a structured query",
 	Description: "Search products with a structured query. Requires text (string). Returns a ProductList object with fields items, total. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "maxPrice": {
@@ -183,6 +188,7 @@ var toolWatchChanges = &runtime.Tool{
 	Title:       "Follow price changes",
 	Description: "Follow price changes. Returns a stream of object items (text/event-stream), as the list of those that arrived. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,

@@ -13,6 +13,7 @@ var toolClinicFindClinicians = &runtime.Tool{
 	Title:       "List clinicians, a page at a time",
 	Description: "List the clinic's clinicians a page of 3 at a time, e.g. page 2. Use it when the user asks who works at the clinic. Returns ids and names only. Returns at most 3 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "page": {
@@ -117,6 +118,7 @@ var toolClinicFindFloors = &runtime.Tool{
 	Title:       "List floors a page at a time",
 	Description: "List the clinic's floors 5 at a time, e.g. page 2. Use it when the user asks which floors there are. Returns at most 5 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "page": {
@@ -209,6 +211,7 @@ var toolClinicFindRooms = &runtime.Tool{
 	Title:       "List rooms from an offset",
 	Description: "List rooms 4 at a time from an offset, e.g. offset 4. Use it when the user asks which rooms there are. Returns at most 4 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "offset": {
@@ -305,6 +308,7 @@ var toolClinicFirstClinicians = &runtime.Tool{
 	Title:       "List clinicians, a page at a time",
 	Description: "List the first clinicians the API returns in one call, paged here by offset, e.g. offset 3. Use it for a quick look at who works at the clinic. Returns at most 3 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "offset": {

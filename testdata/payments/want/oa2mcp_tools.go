@@ -13,6 +13,7 @@ var toolPayListPayments = &runtime.Tool{
 	Title:       "List payments",
 	Description: "List recent payments, newest first, 10 at a time, e.g. to find a payment's id. Returns id, status and amount of each. Returns at most 10 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "offset": {
@@ -145,6 +146,7 @@ var toolPayManagePayment = &runtime.Tool{
 	Title:       "Manage payment",
 	Description: "Capture, refund, cancel or reverse a payment by its id (PSP- and ten hex digits, e.g. PSP-4F7A2C9B1D), or look it up. Refund and capture take an amount in minor units, e.g. 500 for 5.00. Cancelling and refunding cannot be undone.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "Idempotency-Key": {
@@ -390,6 +392,7 @@ var toolPayPayByCard = &runtime.Tool{
 	Title:       "Pay by card",
 	Description: "Charge the shopper's card for an order, e.g. 12.50 EUR as amount_minor 1250 and currency EUR. Use it when the user wants to take a card payment; for refunds use pay_manage_payment. Returns the payment's id and whether it was authorised.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "amount_minor": {
@@ -574,6 +577,7 @@ var toolPayStartLocalPayment = &runtime.Tool{
       "type": "object"
     }
   },
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "amount": {
@@ -667,6 +671,7 @@ var toolPayStartPayment = &runtime.Tool{
 	Title:       "Start a payment",
 	Description: "Start a payment with any payment method the API takes (card, iDEAL, PayPal and more), e.g. a card of 12.50 EUR. Use pay_by_card for plain card payments. Returns the payment's id and status.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "amount_minor": {

@@ -45,6 +45,7 @@ var toolCreateTree = &runtime.Tool{
       "type": "object"
     }
   },
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "children": {
@@ -99,6 +100,7 @@ var toolListForests = &runtime.Tool{
 	Title:       "List forests",
 	Description: "List or read forests. Returns a list of string items. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,
@@ -148,6 +150,7 @@ var toolPlantForest = &runtime.Tool{
       "type": "object"
     }
   },
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "body": {

@@ -13,6 +13,7 @@ var toolListNotes = &runtime.Tool{
 	Title:       "List notes",
 	Description: "List or read notes. Returns a list of Note items. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "tags": {
@@ -49,6 +50,7 @@ var toolPostNotes = &runtime.Tool{
 	Title:       "Create a note",
 	Description: "Create a note. Requires title (string). On success: Created. Changes data on the service.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "body": {

@@ -13,6 +13,7 @@ var toolBookVisit = &runtime.Tool{
 	Title:       "Book a visit",
 	Description: "Book a visit. Requires petId (integer) and vet (string). Returns an object with fields at, id, petId. Changes data on the service.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "petId": {
@@ -63,6 +64,7 @@ var toolUpdatePet = &runtime.Tool{
 	Title:       "Update a pet",
 	Description: "Update a pet. Requires petId (integer). Returns a Pet object with fields name, species. Changes data on the service.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "name": {

@@ -13,6 +13,7 @@ var toolCalCreateEvent = &runtime.Tool{
 	Title:       "Create an event",
 	Description: "Create an event. Requires title (string). Returns an Event object with fields id, title. Changes data on the service.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "title": {
@@ -70,6 +71,7 @@ var toolCalListEvents = &runtime.Tool{
 	Title:       "List your events",
 	Description: "List your events. Returns a list of Event items. Read-only: changes nothing.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "type": "object"
 }`,

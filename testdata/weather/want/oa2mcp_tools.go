@@ -16,6 +16,7 @@ var toolWeatherFindAlerts = &runtime.Tool{
 	Title:       "Find alerts",
 	Description: "Find active weather alerts for a US state (two letters, e.g. KS) or for a forecast zone (e.g. KSZ009). Use it when the user asks about warnings. For the forecast use weather_get_forecast instead. Returns event, severity and headline of each alert. Returns at most 10 items per call with totalCount and hasMore; the list is partial, so never total or count from it.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "action": {
@@ -182,6 +183,7 @@ var toolWeatherGetForecast = &runtime.Tool{
 	Title:       "Get forecast",
 	Description: "Get the weather forecast for a place given by latitude and longitude, e.g. 39.7456,-97.0892. Use it when the user asks about the weather somewhere. For warnings use weather_find_alerts instead. Returns the forecast periods, not alerts.",
 	InputSchema: `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "additionalProperties": false,
   "properties": {
     "latitude": {
