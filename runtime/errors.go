@@ -21,6 +21,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
@@ -361,7 +363,7 @@ func (s *Server) lookupTools(bt *boundTool, inputs []string) []string {
 // a bare id.
 func idNoun(input string) string {
 	var words []string
-	for _, w := range SearchTerms(input) {
+	for _, w := range search.SearchTerms(input) {
 		switch w {
 		case "id", "ids", "no", "number", "key", "uuid", "code", "ref":
 		default:
@@ -377,7 +379,7 @@ func idNoun(input string) string {
 // namesAny reports whether a tool name holds one of the nouns, compared
 // as search terms (so plurals meet: appointments, appointment).
 func namesAny(tool string, nouns []string) bool {
-	terms := SearchTerms(tool)
+	terms := search.SearchTerms(tool)
 	for _, n := range nouns {
 		if slices.Contains(terms, n) {
 			return true
@@ -430,7 +432,7 @@ func parseRetryAfter(h string, now time.Time) (int, bool) {
 	if h == "" || len(h) > 64 {
 		return 0, false
 	}
-	if isDigits(h) {
+	if textkit.IsDigits(h) {
 		n, err := strconv.ParseInt(h, 10, 64)
 		if err != nil || n > maxRetryAfterSeconds {
 			return maxRetryAfterSeconds, true // only overflow fails on digits
@@ -476,7 +478,7 @@ func describeErrorBody(b *upstreamBody) errorDescription {
 	if trimmed == "" {
 		return errorDescription{}
 	}
-	if IsJSONMedia(b.mediaType) || trimmed[0] == '{' || trimmed[0] == '[' {
+	if media.IsJSON(b.mediaType) || trimmed[0] == '{' || trimmed[0] == '[' {
 		var v any
 		if json.Unmarshal(data, &v) == nil {
 			d := errorDescription{message: jsonErrorDetail(v), fields: fieldErrors(v), code: errorCode(v)}

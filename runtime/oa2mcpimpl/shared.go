@@ -1,6 +1,9 @@
 package oa2mcpimpl
 
-import "github.com/oa2mcp/oa2mcp/runtime"
+import (
+	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
+)
 
 // Rules the generator shares with the runtime whose code still lives in
 // package runtime (discovery, media types, handles, identity, error
@@ -14,35 +17,6 @@ const (
 	CallToolName     = runtime.CallToolName
 )
 
-// IndexTerm is one term of the discovery search index.
-type IndexTerm = runtime.IndexTerm
-
-// Posting is one operation's weight for an IndexTerm.
-type Posting = runtime.Posting
-
-// Searcher ranks a server's discoverable operations for a query.
-type Searcher = runtime.Searcher
-
-// SearchHit is one ranked operation.
-type SearchHit = runtime.SearchHit
-
-// EncodeSearchIndex encodes the discovery index the generator builds.
-func EncodeSearchIndex(ops int, terms []IndexTerm) (string, error) {
-	return runtime.EncodeSearchIndex(ops, terms)
-}
-
-// NewSearcher returns the searcher a server would build from d.
-func NewSearcher(d *runtime.Discovery) (*Searcher, error) { return runtime.NewSearcher(d) }
-
-// SearchTerms splits text into the search index's terms.
-func SearchTerms(text string) []string { return runtime.SearchTerms(text) }
-
-// SearchTermGroups is SearchTerms keeping each word's variants together.
-func SearchTermGroups(text string) [][]string { return runtime.SearchTermGroups(text) }
-
-// Singular is the search index's singular form of a word.
-func Singular(w string) string { return runtime.Singular(w) }
-
 // DiscoveryTools returns the discovery tools a server with def serves.
 func DiscoveryTools(def *runtime.ServerDef) []*runtime.Tool { return runtime.DiscoveryTools(def) }
 
@@ -54,13 +28,13 @@ func CheckResource(r *runtime.Resource, t *runtime.Tool) error { return runtime.
 func AreaKey(name string) string { return runtime.AreaKey(name) }
 
 // MediaBase is a media type without parameters, lower-cased.
-func MediaBase(mt string) string { return runtime.MediaBase(mt) }
+func MediaBase(mt string) string { return media.Base(mt) }
 
 // IsJSONMedia reports whether a media type carries JSON.
-func IsJSONMedia(mt string) bool { return runtime.IsJSONMedia(mt) }
+func IsJSONMedia(mt string) bool { return media.IsJSON(mt) }
 
 // SequenceMedia names the sequence form of a media type, if any.
-func SequenceMedia(mt string) string { return runtime.SequenceMedia(mt) }
+func SequenceMedia(mt string) string { return media.Sequence(mt) }
 
 // HandleExample is an example handle with prefix, well formed.
 func HandleExample(prefix string) string { return runtime.HandleExample(prefix) }

@@ -1,8 +1,10 @@
-package runtime
+package search
 
 import (
 	"strings"
 	"unicode"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // The words of discovery search. The generator indexes operations and the
@@ -72,19 +74,10 @@ func camelWords(ident string) []string {
 // searchTerm normalizes one word; "" drops it.
 func searchTerm(word string) string {
 	w := strings.ToLower(word)
-	if len(w) < 2 || stopWords[w] || isDigits(w) {
+	if len(w) < 2 || stopWords[w] || textkit.IsDigits(w) {
 		return ""
 	}
 	return stem(w)
-}
-
-func isDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // stopWords carry no meaning in a request or a description.

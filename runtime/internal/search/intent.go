@@ -1,4 +1,4 @@
-package runtime
+package search
 
 import "strings"
 
@@ -55,7 +55,7 @@ var intentFit = map[askKind]map[opKind]float64{
 // "/Calls/{Sid}.json"); a POST whose path ends in a singular word after a
 // parameter acts on that thing ("/payouts/{id}/cancel"), while a plural
 // one creates ("/namespaces/{ns}/pods").
-func kindOf(op *Operation) opKind {
+func kindOf(op Op) opKind {
 	segs := strings.Split(strings.Trim(op.Path, "/"), "/")
 	last := segs[len(segs)-1]
 	if i := strings.LastIndexByte(last, '.'); i > 0 && strings.HasSuffix(last[:i], "}") {
