@@ -16,13 +16,6 @@ import (
 // operation is compiled on its first call, so a server with a thousand
 // of them starts as fast as one with three.
 
-// Names of the discovery tools, after Discovery.Prefix.
-const (
-	SearchToolName   = "search_operations"
-	DescribeToolName = "describe_operation"
-	CallToolName     = "call_operation"
-)
-
 // Discovery serves the operations no task tool covers through the three
 // discovery tools.
 type Discovery struct {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
 )
 
 // The three discovery tools. Their descriptions are written here, not
@@ -84,13 +86,13 @@ func (d *discovery) searchTool() *Tool {
 		areas = " Areas: " + d.def.Topics + "."
 	}
 	return &Tool{
-		Name:  d.name(SearchToolName),
+		Name:  d.name(search.SearchToolName),
 		Title: "Search API operations",
 		Description: fmt.Sprintf("Find the operation of %s that does what the user asks, among its %d operations that no other tool of this server covers. "+
 			"Describe the task in plain words, e.g. \"refund a payment\" or \"list the members of a group\"; the API's own nouns work best.%s "+
 			"Returns up to limit operations, best first, each with the name %s and %s take, its method, path and one-line summary, and whether it is read-only or destructive. "+
 			"If none fits, search again with other words, or browse: without query it lists the API's areas, and with area the operations of one. Changes nothing.",
-			d.apiName(), len(d.def.Operations), areas, d.name(DescribeToolName), d.name(CallToolName)),
+			d.apiName(), len(d.def.Operations), areas, d.name(search.DescribeToolName), d.name(search.CallToolName)),
 		InputSchema:  searchInput,
 		OutputSchema: searchOutput,
 		ReadOnly:     true,
@@ -101,11 +103,11 @@ func (d *discovery) searchTool() *Tool {
 
 func (d *discovery) describeTool() *Tool {
 	return &Tool{
-		Name:  d.name(DescribeToolName),
+		Name:  d.name(search.DescribeToolName),
 		Title: "Describe an API operation",
 		Description: fmt.Sprintf("Describe one operation that %s found: what it does, its input schema (the arguments %s takes for it), what it returns, "+
 			"and whether it is read-only, destructive or needs the user's confirmation. Call it before %s unless you already know the inputs. Changes nothing.",
-			d.name(SearchToolName), d.name(CallToolName), d.name(CallToolName)),
+			d.name(search.SearchToolName), d.name(search.CallToolName), d.name(search.CallToolName)),
 		InputSchema:  nameInput,
 		OutputSchema: describeOutput,
 		ReadOnly:     true,
@@ -116,12 +118,12 @@ func (d *discovery) describeTool() *Tool {
 
 func (d *discovery) callTool() *Tool {
 	return &Tool{
-		Name:  d.name(CallToolName),
+		Name:  d.name(search.CallToolName),
 		Title: "Call an API operation",
 		Description: fmt.Sprintf("Call one operation of %s by the name %s returned, with arguments matching the input schema %s showed. "+
 			"Invalid arguments are reported, with what to fix, before anything is sent. A destructive operation (one that deletes or overwrites data) first asks the user to confirm, "+
 			"and is refused when this client cannot ask. Returns the API's response; errors say what went wrong and what to do next.",
-			d.apiName(), d.name(SearchToolName), d.name(DescribeToolName)),
+			d.apiName(), d.name(search.SearchToolName), d.name(search.DescribeToolName)),
 		InputSchema: callInput,
 		OpenWorld:   true,
 		Destructive: true,
@@ -244,7 +246,7 @@ func (d *discovery) describeHandler(_ context.Context, call *Call) (any, error) 
 		Summary: oneLine(t.Title), Description: t.Description, InputSchema: json.RawMessage(schema), Returns: op.Returns,
 		ReadOnly: t.ReadOnly, Destructive: t.Destructive, Idempotent: t.Idempotent}
 	if t.Destructive || t.Confirm != "" {
-		out.Confirmation = fmt.Sprintf("%s asks the user to confirm before this operation runs; a client that cannot ask its user gets a refusal.", d.name(CallToolName))
+		out.Confirmation = fmt.Sprintf("%s asks the user to confirm before this operation runs; a client that cannot ask its user gets a refusal.", d.name(search.CallToolName))
 	}
 	return out, nil
 }
@@ -252,7 +254,7 @@ func (d *discovery) describeHandler(_ context.Context, call *Call) (any, error) 
 // unknown is the error for a name no operation has: it suggests the
 // operations a search for the name's words finds.
 func (d *discovery) unknown(name string) *ToolError {
-	msg := fmt.Sprintf("No operation is named %q. Use %s to find the operation and pass its name exactly as returned.", name, d.name(SearchToolName))
+	msg := fmt.Sprintf("No operation is named %q. Use %s to find the operation and pass its name exactly as returned.", name, d.name(search.SearchToolName))
 	if sr, err := d.search(); err == nil {
 		var names []string
 		for _, h := range sr.Search(name, maxSuggestions) {

@@ -2,7 +2,11 @@ package oa2mcpimpl
 
 import (
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/callerenv"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/errkind"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/handle"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
 )
 
 // Rules the generator shares with the runtime whose code still lives in
@@ -12,9 +16,9 @@ import (
 
 // The discovery tools' names.
 const (
-	SearchToolName   = runtime.SearchToolName
-	DescribeToolName = runtime.DescribeToolName
-	CallToolName     = runtime.CallToolName
+	SearchToolName   = search.SearchToolName
+	DescribeToolName = search.DescribeToolName
+	CallToolName     = search.CallToolName
 )
 
 // DiscoveryTools returns the discovery tools a server with def serves.
@@ -25,7 +29,7 @@ func DiscoveryTools(def *runtime.ServerDef) []*runtime.Tool { return runtime.Dis
 func CheckResource(r *runtime.Resource, t *runtime.Tool) error { return runtime.CheckResource(r, t) }
 
 // AreaKey is the folded name by which discovery finds an area.
-func AreaKey(name string) string { return runtime.AreaKey(name) }
+func AreaKey(name string) string { return search.AreaKey(name) }
 
 // MediaBase is a media type without parameters, lower-cased.
 func MediaBase(mt string) string { return media.Base(mt) }
@@ -37,13 +41,13 @@ func IsJSONMedia(mt string) bool { return media.IsJSON(mt) }
 func SequenceMedia(mt string) string { return media.Sequence(mt) }
 
 // HandleExample is an example handle with prefix, well formed.
-func HandleExample(prefix string) string { return runtime.HandleExample(prefix) }
+func HandleExample(prefix string) string { return handle.Example(prefix) }
 
 // StdioCallerSetting names the environment settings that carry the
 // caller's identity claims over stdio.
 func StdioCallerSetting(envPrefix string, claims []string) string {
-	return runtime.StdioCallerSetting(envPrefix, claims)
+	return callerenv.Setting(envPrefix, claims)
 }
 
 // ErrorKindForStatus is the error kind of an upstream's non-2xx status.
-func ErrorKindForStatus(code int) string { return runtime.ErrorKindForStatus(code) }
+func ErrorKindForStatus(code int) string { return errkind.ForStatus(code) }
