@@ -2,6 +2,7 @@ package oa2mcpimpl
 
 import (
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/discoverytools"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
 )
 
@@ -47,3 +48,21 @@ func SearchTermGroups(text string) [][]string { return search.SearchTermGroups(t
 
 // Singular is the search index's singular form of a word.
 func Singular(w string) string { return search.Singular(w) }
+
+// DiscoveryTools returns the discovery tools a server with def serves, as
+// tools/list shows them (without handlers); nil without discovery. Tools
+// that size a server's list (oa2mcp lint) count them. The fields are
+// converted as in runtime's discoveryTool.
+func DiscoveryTools(def *runtime.ServerDef) []*runtime.Tool {
+	if def == nil || def.Discovery == nil {
+		return nil
+	}
+	l := discoverytools.Listing{Prefix: def.Discovery.Prefix, Title: def.Title, Topics: def.Discovery.Topics, Operations: len(def.Discovery.Operations)}
+	var out []*runtime.Tool
+	for _, d := range discoverytools.All(l) {
+		out = append(out, &runtime.Tool{Name: d.Name, Title: d.Title, Description: d.Description,
+			InputSchema: d.InputSchema, OutputSchema: d.OutputSchema,
+			ReadOnly: d.ReadOnly, Idempotent: d.Idempotent, OpenWorld: d.OpenWorld, Destructive: d.Destructive})
+	}
+	return out
+}

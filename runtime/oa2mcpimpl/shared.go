@@ -21,9 +21,6 @@ const (
 	CallToolName     = search.CallToolName
 )
 
-// DiscoveryTools returns the discovery tools a server with def serves.
-func DiscoveryTools(def *runtime.ServerDef) []*runtime.Tool { return runtime.DiscoveryTools(def) }
-
 // CheckResource reports why a resource declaration cannot be served by
 // its tool (the rule NewServer binds with); nil when it can.
 func CheckResource(r *runtime.Resource, t *runtime.Tool) error { return runtime.CheckResource(r, t) }
