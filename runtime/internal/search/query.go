@@ -3,6 +3,8 @@ package search
 import (
 	"sort"
 	"strings"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // Reading a request for ranking: its words become query slots, and what
@@ -201,7 +203,7 @@ var phrasalVerbs = map[[2]string]string{
 }
 
 // questionWords start a request that asks to see something.
-var questionWords = wordSet("what which who whom whose where when how is are was were do does did can could any")
+var questionWords = textkit.WordSet("what which who whom whose where when how is are was were do does did can could any")
 
 // weakWords are no slot of their own but join compounds: "all" says
 // little alone, yet "all namespaces" names listPodForAllNamespaces.
