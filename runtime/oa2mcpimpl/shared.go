@@ -7,6 +7,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/runtime/internal/handle"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/uritemplate"
 )
 
 // Rules the generator shares with the runtime whose code still lives in
@@ -23,7 +24,10 @@ const (
 
 // CheckResource reports why a resource declaration cannot be served by
 // its tool (the rule NewServer binds with); nil when it can.
-func CheckResource(r *runtime.Resource, t *runtime.Tool) error { return runtime.CheckResource(r, t) }
+func CheckResource(r *runtime.Resource, t *runtime.Tool) error {
+	_, _, err := uritemplate.Bind(r.URITemplate, uritemplate.Tool{Name: t.Name, InputSchema: t.InputSchema, Asks: len(t.Asks) > 0 || t.Confirm != ""})
+	return err
+}
 
 // AreaKey is the folded name by which discovery finds an area.
 func AreaKey(name string) string { return search.AreaKey(name) }
