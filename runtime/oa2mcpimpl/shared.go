@@ -10,10 +10,10 @@ import (
 	"github.com/oa2mcp/oa2mcp/runtime/internal/uritemplate"
 )
 
-// Rules the generator shares with the runtime whose code still lives in
-// package runtime (discovery, media types, handles, identity, error
-// kinds). The generator calls them here, so that they can leave the user
-// API without the generator changing.
+// Rules the generator shares with the runtime, each kept once in a
+// runtime/internal package (discovery names and areas, media types,
+// handles, caller identity, error kinds, resource templates): the runtime
+// serves with them, and the generator calls them here.
 
 // The discovery tools' names.
 const (
