@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/callerenv"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/expr"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
@@ -240,20 +241,6 @@ func (b Binding) IdentityClaims() []string {
 	return claims
 }
 
-// StdioCallerSetting is the environment setting that names a local stdio
-// user to tools binding claims: their id, scopes, and every claim besides
-// sub, e.g. LIB_STDIO_CALLER="THEIR_USER_ID [SCOPE...] member_no=THEIR_MEMBER_NO".
-// Refusals and generated READMEs both show it.
-func StdioCallerSetting(envPrefix string, claims []string) string {
-	v := "THEIR_USER_ID [SCOPE...]"
-	for _, c := range claims {
-		if c != "sub" {
-			v += " " + c + "=THEIR_" + strings.ToUpper(c)
-		}
-	}
-	return envPrefix + "_STDIO_CALLER=\"" + v + "\""
-}
-
 // admit identifies the caller and applies the tool-level checks: an
 // identity when inputs are bound to it, the required scopes, and the rate
 // limit. It returns ctx carrying the caller and the caller's owner digest.
@@ -267,7 +254,7 @@ func (s *Server) admit(ctx context.Context, bt *boundTool, ti *auth.TokenInfo) (
 		// stdio has no tokens: the user who runs the server names
 		// themselves in its environment.
 		return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
-			msg: fmt.Sprintf("%s acts for a signed-in user, and this local server was started without one. Tell the user to set %s in the server's environment and restart it; do not retry unchanged.", bt.spec.Name, StdioCallerSetting(envPrefix(s.spec), bt.claims))}
+			msg: fmt.Sprintf("%s acts for a signed-in user, and this local server was started without one. Tell the user to set %s in the server's environment and restart it; do not retry unchanged.", bt.spec.Name, callerenv.Setting(envPrefix(s.spec), bt.claims))}
 	}
 	if len(bt.claims) > 0 && sub == "" {
 		return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
@@ -276,7 +263,7 @@ func (s *Server) admit(ctx context.Context, bt *boundTool, ti *auth.TokenInfo) (
 	for _, c := range bt.claims {
 		if c != "sub" && sub != "" && claims[c] == "" && s.stdio.Load() && !overHTTP(ctx) {
 			return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
-				msg: fmt.Sprintf("%s needs the claim %q of the caller's identity, and %s_STDIO_CALLER gives none. Tell the user to set %s in the server's environment and restart it; do not retry unchanged.", bt.spec.Name, c, envPrefix(s.spec), StdioCallerSetting(envPrefix(s.spec), bt.claims))}
+				msg: fmt.Sprintf("%s needs the claim %q of the caller's identity, and %s_STDIO_CALLER gives none. Tell the user to set %s in the server's environment and restart it; do not retry unchanged.", bt.spec.Name, c, envPrefix(s.spec), callerenv.Setting(envPrefix(s.spec), bt.claims))}
 		}
 		if c != "sub" && sub != "" && claims[c] == "" {
 			return ctx, "", &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
 )
 
 // One tool call, from the SDK's request to the result: decode and
@@ -72,7 +73,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args any) (*mcp.Call
 	if err != nil {
 		return nil, fmt.Errorf("arguments of %s: %w", name, err)
 	}
-	if d := s.callOperation; d != nil && name == d.name(CallToolName) {
+	if d := s.callOperation; d != nil && name == d.name(search.CallToolName) {
 		// No session: a destructive operation, which asks the user
 		// first, is refused as for a client that cannot ask.
 		return d.callHandler(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: name, Arguments: raw}})

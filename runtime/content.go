@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
 )
 
 // Upstream media as MCP content. A successful body that is not JSON is
@@ -61,7 +62,7 @@ func classOf(p mediaPart) mediaClass {
 		return classImage
 	case strings.HasPrefix(p.mediaType, "audio/"):
 		return classAudio
-	case (IsJSONMedia(p.mediaType) || isTextMedia(p.mediaType)) && utf8.Valid(p.data):
+	case (media.IsJSON(p.mediaType) || isTextMedia(p.mediaType)) && utf8.Valid(p.data):
 		return classText
 	}
 	return classBlob
@@ -86,7 +87,7 @@ func maxMediaBytes(c mediaClass) int {
 // false. Otherwise the claim stands: sniffing knows few formats and names
 // some differently (audio/wave for audio/wav).
 func checkMedia(p *mediaPart) bool {
-	sniffed := MediaBase(http.DetectContentType(p.data))
+	sniffed := media.Base(http.DetectContentType(p.data))
 	if p.mediaType == "" {
 		p.mediaType = sniffed
 		return true

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
 )
 
@@ -221,9 +222,9 @@ func checkMediaResult(res *mcp.CallToolResult, ct string, body []byte) string {
 	if _, ok := res.Content[0].(*mcp.TextContent); !ok {
 		return "the first item is no summary text"
 	}
-	base := MediaBase(ct)
+	base := media.Base(ct)
 	for _, c := range res.Content[1:] {
-		p, media := contentPart(c)
+		p, inline := contentPart(c)
 		switch x := c.(type) {
 		case *mcp.ImageContent:
 			if !strings.HasPrefix(x.MIMEType, "image/") {
@@ -245,11 +246,11 @@ func checkMediaResult(res *mcp.CallToolResult, ct string, body []byte) string {
 				return fmt.Sprintf("link %q of %v bytes", x.URI, x.Size)
 			}
 		case *mcp.TextContent:
-			if !strings.HasPrefix(base, "text/") && base != "" && !IsJSONMedia(base) {
+			if !strings.HasPrefix(base, "text/") && base != "" && !media.IsJSON(base) {
 				return "a text item for " + base
 			}
 		}
-		if media && len(p.data) > maxMediaBytes(classOf(p)) {
+		if inline && len(p.data) > maxMediaBytes(classOf(p)) {
 			return fmt.Sprintf("%s inline with %d bytes, over its cap", p.mediaType, len(p.data))
 		}
 	}

@@ -3,9 +3,10 @@ package runtime
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
 )
 
 // Discovery mode makes an API of any size usable through three tools:
@@ -14,13 +15,6 @@ import (
 // operations are not listed as tools, so tools/list stays small, and an
 // operation is compiled on its first call, so a server with a thousand
 // of them starts as fast as one with three.
-
-// Names of the discovery tools, after Discovery.Prefix.
-const (
-	SearchToolName   = "search_operations"
-	DescribeToolName = "describe_operation"
-	CallToolName     = "call_operation"
-)
 
 // Discovery serves the operations no task tool covers through the three
 // discovery tools.
@@ -59,7 +53,7 @@ type discovery struct {
 	ops        []lazyOp
 
 	searchOnce sync.Once
-	searcher   *Searcher
+	searcher   *search.Searcher[*Discoverable]
 	searchErr  error
 }
 
@@ -110,7 +104,7 @@ func checkDiscovery(def *Discovery) error {
 			return fmt.Errorf("discovery operations not sorted and unique at %q", op.Tool.Name)
 		}
 	}
-	head := indexHeader + " " + strconv.Itoa(len(def.Operations)) + "\n"
+	head := search.IndexHead(len(def.Operations))
 	if !strings.HasPrefix(def.Index, head) {
 		return fmt.Errorf("discovery index is not for these %d operations", len(def.Operations))
 	}
@@ -196,7 +190,19 @@ func confirmQuestion(ts *Tool) string {
 }
 
 // search returns the searcher, decoding the index on first use.
-func (d *discovery) search() (*Searcher, error) {
-	d.searchOnce.Do(func() { d.searcher, d.searchErr = NewSearcher(d.def) })
+func (d *discovery) search() (*search.Searcher[*Discoverable], error) {
+	d.searchOnce.Do(func() { d.searcher, d.searchErr = newSearcher(d.def) })
 	return d.searcher, d.searchErr
+}
+
+// newSearcher decodes the index of d. The generator's door builds its
+// searcher the same way (oa2mcpimpl.NewSearcher): change both together.
+func newSearcher(d *Discovery) (*search.Searcher[*Discoverable], error) {
+	return search.New(d.Index, d.Operations, func(op *Discoverable) search.Op {
+		name := op.Tool.Op.OperationID
+		if name == "" {
+			name = op.Tool.Name
+		}
+		return search.Op{Name: name, Method: op.Tool.Op.Method, Path: op.Tool.Op.Path}
+	})
 }

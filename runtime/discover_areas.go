@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
@@ -62,25 +63,13 @@ func (d *discovery) areas() []areaHit {
 // spaces, dashes and underscores ("Core V1" finds "core_v1"); nil when
 // none matches.
 func (d *discovery) area(name string) *DiscoveryArea {
-	key := AreaKey(name)
+	key := search.AreaKey(name)
 	for i := range d.def.Areas {
-		if AreaKey(d.def.Areas[i].Name) == key {
+		if search.AreaKey(d.def.Areas[i].Name) == key {
 			return &d.def.Areas[i]
 		}
 	}
 	return nil
-}
-
-// AreaKey folds an area name for lookups: areas whose keys are equal
-// are one area (the generator merges them).
-func AreaKey(name string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '-', '_', '.', '/':
-			return -1
-		}
-		return r
-	}, strings.ToLower(strings.TrimSpace(name)))
 }
 
 // unknownArea is the error for an area name that names none: the closest
@@ -91,7 +80,7 @@ func (d *discovery) unknownArea(name string) error {
 		names = append(names, a.Name)
 	}
 	sort.SliceStable(names, func(i, j int) bool {
-		return textkit.EditDistance(AreaKey(name), AreaKey(names[i])) < textkit.EditDistance(AreaKey(name), AreaKey(names[j]))
+		return textkit.EditDistance(search.AreaKey(name), search.AreaKey(names[i])) < textkit.EditDistance(search.AreaKey(name), search.AreaKey(names[j]))
 	})
 	if len(names) > maxSuggestions {
 		names = names[:maxSuggestions]
@@ -100,7 +89,7 @@ func (d *discovery) unknownArea(name string) error {
 	if len(names) > 0 {
 		msg += "; closest: " + strings.Join(names, ", ")
 	}
-	return &ToolError{Kind: KindNotFound, Message: msg + ". Call " + d.name(SearchToolName) + " without query and area for every area."}
+	return &ToolError{Kind: KindNotFound, Message: msg + ". Call " + d.name(search.SearchToolName) + " without query and area for every area."}
 }
 
 // browse fills out with the operations of area a from offset on, at

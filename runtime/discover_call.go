@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
 )
 
 // callHandler runs call_operation: it finds the operation and hands the
@@ -54,7 +55,7 @@ func (d *discovery) callArgs(raw json.RawMessage) (string, json.RawMessage, *cal
 		Name      *string         `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
-	fix := fmt.Sprintf(" Call %s with {\"name\": \"<operation name from %s>\", \"arguments\": {...}}.", d.name(CallToolName), d.name(SearchToolName))
+	fix := fmt.Sprintf(" Call %s with {\"name\": \"<operation name from %s>\", \"arguments\": {...}}.", d.name(search.CallToolName), d.name(search.SearchToolName))
 	if len(strings.TrimSpace(string(raw))) == 0 {
 		return "", nil, inputFailure("Invalid arguments: name is required." + fix)
 	}
@@ -92,7 +93,7 @@ func jsonKind(raw json.RawMessage) string {
 // refuse answers a call_operation that reaches no operation, recording
 // it like any failed call.
 func (d *discovery) refuse(ctx context.Context, e *callError) *mcp.CallToolResult {
-	name := d.name(CallToolName)
+	name := d.name(search.CallToolName)
 	d.s.metrics.CallStarted(name)
 	d.s.metrics.CallFinished(name, "error", e.kind, 0)
 	d.s.logger.LogAttrs(ctx, slog.LevelInfo, "tools/call", slog.String("tool", name),

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
 )
 
 // discoveryUpstream is a loopback API for the discovery tests: items to
@@ -94,26 +95,11 @@ func discoverySpec(prefix string) *ServerDef {
 // weights: enough to test the tools; the generator's ranking is tested
 // with the generator.
 func testIndex(ops []*Discoverable) string {
-	postings := map[string][]Posting{}
+	texts := make([]string, len(ops))
 	for i, op := range ops {
-		seen := map[string]bool{}
-		for _, t := range SearchTerms(op.Tool.Name + " " + op.Tool.Op.OperationID + " " + op.Tool.Title) {
-			if !seen[t] {
-				seen[t] = true
-				postings[t] = append(postings[t], Posting{Op: i, Weight: 1})
-			}
-		}
+		texts[i] = op.Tool.Name + " " + op.Tool.Op.OperationID + " " + op.Tool.Title
 	}
-	var terms []IndexTerm
-	for t, ps := range postings {
-		terms = append(terms, IndexTerm{Term: t, IDF: 1, Postings: ps})
-	}
-	sort.Slice(terms, func(i, j int) bool { return terms[i].Term < terms[j].Term })
-	idx, err := EncodeSearchIndex(len(ops), terms)
-	if err != nil {
-		panic(err)
-	}
-	return idx
+	return search.PlainIndex(texts)
 }
 
 // discoveryClient connects a go-sdk client over in-memory transports;

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/discoverytools"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
 )
 
 // The three discovery tools. Their descriptions are written here, not
@@ -19,113 +22,36 @@ const (
 	maxSuggestions = 3
 )
 
-const searchInput = `{"type":"object","properties":{` +
-	`"query":{"type":"string","minLength":1,"maxLength":500,"description":"What the user wants done, in plain words, e.g. \"cancel a subscription\" or \"list pods in a namespace\". Leave it out to browse: without area too, the API's areas; with area, that area's operations."},` +
-	`"area":{"type":"string","minLength":1,"maxLength":200,"description":"An area's name as the areas list gives it: only that area's operations (all of them, in pages, when query is left out)."},` +
-	`"limit":{"type":"integer","minimum":1,"maximum":50,"default":5,"description":"How many operations to return, best first (default 5; 20 when browsing an area)."},` +
-	`"offset":{"type":"integer","minimum":0,"default":0,"description":"When browsing an area, how many of its operations to skip: the next value the previous page gave."}},` +
-	`"additionalProperties":false}`
-
-const searchOutput = `{"type":"object","properties":{"operations":{"type":"array","items":{"type":"object","properties":{` +
-	`"name":{"type":"string"},"operationId":{"type":"string"},"method":{"type":"string"},"path":{"type":"string"},` +
-	`"summary":{"type":"string"},"readOnly":{"type":"boolean"},"destructive":{"type":"boolean"}},` +
-	`"required":["name","method","path","summary","readOnly","destructive"]}},` +
-	`"areas":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"operations":{"type":"integer"}},"required":["name","operations"]}},` +
-	`"area":{"type":"string"},"total":{"type":"integer"},"next":{"type":"integer"},"note":{"type":"string"}},"required":["operations"]}`
-
-const nameInput = `{"type":"object","properties":{` +
-	`"name":{"type":"string","minLength":1,"maxLength":128,"description":"The operation's name as search_operations returned it."}},` +
-	`"required":["name"],"additionalProperties":false}`
-
-const describeOutput = `{"type":"object","properties":{"name":{"type":"string"},"operationId":{"type":"string"},` +
-	`"method":{"type":"string"},"path":{"type":"string"},"summary":{"type":"string"},"description":{"type":"string"},` +
-	`"inputSchema":{"type":"object"},"returns":{"type":"string"},"readOnly":{"type":"boolean"},` +
-	`"destructive":{"type":"boolean"},"idempotent":{"type":"boolean"},"confirmation":{"type":"string"}},` +
-	`"required":["name","method","path","description","inputSchema","readOnly","destructive","idempotent"]}`
-
-const callInput = `{"type":"object","properties":{` +
-	`"name":{"type":"string","minLength":1,"maxLength":128,"description":"The operation's name as search_operations returned it."},` +
-	`"arguments":{"type":"object","description":"The operation's arguments, matching the inputSchema describe_operation returned; {} when it takes none."}},` +
-	`"required":["name"],"additionalProperties":false}`
-
 // name is a discovery tool's name with the prefix.
 func (d *discovery) name(base string) string { return d.def.Prefix + base }
 
-// apiName names the API in descriptions: "the Stripe API".
-func (d *discovery) apiName() string {
-	t := strings.TrimSpace(d.s.spec.Title)
-	switch {
-	case t == "":
-		return "this API"
-	case strings.HasSuffix(strings.ToLower(t), "api"):
-		return "the " + t
-	}
-	return "the " + t + " API"
-}
-
-// DiscoveryTools are the three tools discovery mode adds to a server of
-// def, as tools/list shows them (without handlers); nil without
-// discovery. Tools that size a server's list (oa2mcp lint) count them.
-func DiscoveryTools(def *ServerDef) []*Tool {
-	if def == nil || def.Discovery == nil {
-		return nil
-	}
-	d := &discovery{s: &Server{spec: def}, def: def.Discovery}
-	out := []*Tool{d.searchTool(), d.describeTool(), d.callTool()}
-	for _, t := range out {
-		t.Handler = nil
-	}
-	return out
-}
-
+// The three discovery tools served; their texts and schemas live in
+// runtime/internal/discoverytools, which the generator reaches through
+// oa2mcpimpl.DiscoveryTools to size a server's list.
 func (d *discovery) searchTool() *Tool {
-	areas := ""
-	if d.def.Topics != "" {
-		areas = " Areas: " + d.def.Topics + "."
-	}
-	return &Tool{
-		Name:  d.name(SearchToolName),
-		Title: "Search API operations",
-		Description: fmt.Sprintf("Find the operation of %s that does what the user asks, among its %d operations that no other tool of this server covers. "+
-			"Describe the task in plain words, e.g. \"refund a payment\" or \"list the members of a group\"; the API's own nouns work best.%s "+
-			"Returns up to limit operations, best first, each with the name %s and %s take, its method, path and one-line summary, and whether it is read-only or destructive. "+
-			"If none fits, search again with other words, or browse: without query it lists the API's areas, and with area the operations of one. Changes nothing.",
-			d.apiName(), len(d.def.Operations), areas, d.name(DescribeToolName), d.name(CallToolName)),
-		InputSchema:  searchInput,
-		OutputSchema: searchOutput,
-		ReadOnly:     true,
-		Idempotent:   true,
-		Handler:      d.searchHandler,
-	}
+	return discoveryTool(discoverytools.Search(d.listing()), d.searchHandler)
 }
 
 func (d *discovery) describeTool() *Tool {
-	return &Tool{
-		Name:  d.name(DescribeToolName),
-		Title: "Describe an API operation",
-		Description: fmt.Sprintf("Describe one operation that %s found: what it does, its input schema (the arguments %s takes for it), what it returns, "+
-			"and whether it is read-only, destructive or needs the user's confirmation. Call it before %s unless you already know the inputs. Changes nothing.",
-			d.name(SearchToolName), d.name(CallToolName), d.name(CallToolName)),
-		InputSchema:  nameInput,
-		OutputSchema: describeOutput,
-		ReadOnly:     true,
-		Idempotent:   true,
-		Handler:      d.describeHandler,
-	}
+	return discoveryTool(discoverytools.Describe(d.listing()), d.describeHandler)
 }
 
 func (d *discovery) callTool() *Tool {
-	return &Tool{
-		Name:  d.name(CallToolName),
-		Title: "Call an API operation",
-		Description: fmt.Sprintf("Call one operation of %s by the name %s returned, with arguments matching the input schema %s showed. "+
-			"Invalid arguments are reported, with what to fix, before anything is sent. A destructive operation (one that deletes or overwrites data) first asks the user to confirm, "+
-			"and is refused when this client cannot ask. Returns the API's response; errors say what went wrong and what to do next.",
-			d.apiName(), d.name(SearchToolName), d.name(DescribeToolName)),
-		InputSchema: callInput,
-		OpenWorld:   true,
-		Destructive: true,
-	}
+	return discoveryTool(discoverytools.Call(d.listing()), nil)
+}
+
+// listing is what the discovery tools' texts name of this server.
+func (d *discovery) listing() discoverytools.Listing {
+	return discoverytools.Listing{Prefix: d.def.Prefix, Title: d.s.spec.Title, Topics: d.def.Topics, Operations: len(d.def.Operations)}
+}
+
+// discoveryTool is the tool of def served with h. The door's
+// DiscoveryTools (oa2mcpimpl) converts the same fields: change both
+// together.
+func discoveryTool(def discoverytools.Def, h Handler) *Tool {
+	return &Tool{Name: def.Name, Title: def.Title, Description: def.Description,
+		InputSchema: def.InputSchema, OutputSchema: def.OutputSchema,
+		ReadOnly: def.ReadOnly, Idempotent: def.Idempotent, OpenWorld: def.OpenWorld, Destructive: def.Destructive, Handler: h}
 }
 
 // searchHit is one operation in search_operations' result.
@@ -244,7 +170,7 @@ func (d *discovery) describeHandler(_ context.Context, call *Call) (any, error) 
 		Summary: oneLine(t.Title), Description: t.Description, InputSchema: json.RawMessage(schema), Returns: op.Returns,
 		ReadOnly: t.ReadOnly, Destructive: t.Destructive, Idempotent: t.Idempotent}
 	if t.Destructive || t.Confirm != "" {
-		out.Confirmation = fmt.Sprintf("%s asks the user to confirm before this operation runs; a client that cannot ask its user gets a refusal.", d.name(CallToolName))
+		out.Confirmation = fmt.Sprintf("%s asks the user to confirm before this operation runs; a client that cannot ask its user gets a refusal.", d.name(search.CallToolName))
 	}
 	return out, nil
 }
@@ -252,7 +178,7 @@ func (d *discovery) describeHandler(_ context.Context, call *Call) (any, error) 
 // unknown is the error for a name no operation has: it suggests the
 // operations a search for the name's words finds.
 func (d *discovery) unknown(name string) *ToolError {
-	msg := fmt.Sprintf("No operation is named %q. Use %s to find the operation and pass its name exactly as returned.", name, d.name(SearchToolName))
+	msg := fmt.Sprintf("No operation is named %q. Use %s to find the operation and pass its name exactly as returned.", name, d.name(search.SearchToolName))
 	if sr, err := d.search(); err == nil {
 		var names []string
 		for _, h := range sr.Search(name, maxSuggestions) {

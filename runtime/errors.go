@@ -20,30 +20,33 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/errkind"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/search"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // Error kinds: every failed call is an isError result that gives one of
 // these in its text ("[error kind: ...]") and in its _meta (ErrorInfo).
 const (
-	KindInvalidInput = "invalid_input"        // the arguments break the schema or a rule
-	KindBadRequest   = "upstream_bad_request" // 400, 422 and other 4xx
-	KindUnauthorized = "unauthorized"         // 401, or no verified caller where one is needed
-	KindForbidden    = "forbidden"            // 403, a missing scope, another caller's handle
-	KindNotFound     = "not_found"            // 404, 410, an unknown or expired handle
-	KindConflict     = "conflict"             // 409, 412
-	KindRateLimited  = "rate_limited"         // 429, or this server's per-caller limit
-	KindUnavailable  = "unavailable"          // 503, or this server is saturated or stopping
-	KindUpstream     = "upstream_error"       // other 5xx
-	KindTimeout      = "timeout"              // no answer in time (also 408, 504)
-	KindConnection   = "connection_failed"    // refused, reset, DNS
-	KindBadResponse  = "bad_response"         // invalid JSON, HTML instead of data, off the output schema
-	KindTooLarge     = "too_large"            // request, response or result over a size limit, 413
-	KindCanceled     = "canceled"             // the client cancelled the call
-	KindDeclined     = "declined"             // the user declined or dismissed a form
-	KindNeedsUser    = "needs_user"           // the user must act and this client cannot ask
-	KindInternal     = "internal_error"       // a fault inside this server (a hand-written tool failed)
+	KindInvalidInput = errkind.InvalidInput // the arguments break the schema or a rule
+	KindBadRequest   = errkind.BadRequest   // 400, 422 and other 4xx
+	KindUnauthorized = errkind.Unauthorized // 401, or no verified caller where one is needed
+	KindForbidden    = errkind.Forbidden    // 403, a missing scope, another caller's handle
+	KindNotFound     = errkind.NotFound     // 404, 410, an unknown or expired handle
+	KindConflict     = errkind.Conflict     // 409, 412
+	KindRateLimited  = errkind.RateLimited  // 429, or this server's per-caller limit
+	KindUnavailable  = errkind.Unavailable  // 503, or this server is saturated or stopping
+	KindUpstream     = errkind.Upstream     // other 5xx
+	KindTimeout      = errkind.Timeout      // no answer in time (also 408, 504)
+	KindConnection   = errkind.Connection   // refused, reset, DNS
+	KindBadResponse  = errkind.BadResponse  // invalid JSON, HTML instead of data, off the output schema
+	KindTooLarge     = errkind.TooLarge     // request, response or result over a size limit, 413
+	KindCanceled     = errkind.Canceled     // the client cancelled the call
+	KindDeclined     = errkind.Declined     // the user declined or dismissed a form
+	KindNeedsUser    = errkind.NeedsUser    // the user must act and this client cannot ask
+	KindInternal     = errkind.Internal     // a fault inside this server (a hand-written tool failed)
 )
 
 const (
@@ -196,7 +199,7 @@ func (s *Server) overrideMessage(bt *boundTool, status int, code string) string 
 // saying what to do next.
 func (s *Server) statusGuidance(bt *boundTool, op *compiledOp, args map[string]any, e *callError, hasFields, explained bool) string {
 	code := e.status
-	e.kind = ErrorKindForStatus(code)
+	e.kind = errkind.ForStatus(code)
 	switch e.kind {
 	case KindUnauthorized, KindForbidden:
 		return s.authGuidance(op, code)
@@ -223,32 +226,6 @@ func (s *Server) statusGuidance(bt *boundTool, op *compiledOp, args map[string]a
 		return "The API rejected the arguments: fix the fields named above, then call again. Do not retry unchanged."
 	}
 	return "The API rejected the arguments: fix them according to the message above before calling again. Do not retry unchanged."
-}
-
-// ErrorKindForStatus is the error kind of a call the upstream answered
-// with a non-2xx status: what a result's _meta and text report.
-func ErrorKindForStatus(code int) string {
-	switch {
-	case code == http.StatusUnauthorized:
-		return KindUnauthorized
-	case code == http.StatusForbidden:
-		return KindForbidden
-	case code == http.StatusNotFound || code == http.StatusGone:
-		return KindNotFound
-	case code == http.StatusTooManyRequests:
-		return KindRateLimited
-	case code == http.StatusServiceUnavailable:
-		return KindUnavailable
-	case code == http.StatusRequestTimeout || code == http.StatusGatewayTimeout:
-		return KindTimeout
-	case code == http.StatusConflict || code == http.StatusPreconditionFailed:
-		return KindConflict
-	case code == http.StatusRequestEntityTooLarge:
-		return KindTooLarge
-	case code >= 500:
-		return KindUpstream
-	}
-	return KindBadRequest
 }
 
 // notFoundGuidance names the inputs that held the identifiers (the path
@@ -361,7 +338,7 @@ func (s *Server) lookupTools(bt *boundTool, inputs []string) []string {
 // a bare id.
 func idNoun(input string) string {
 	var words []string
-	for _, w := range SearchTerms(input) {
+	for _, w := range search.SearchTerms(input) {
 		switch w {
 		case "id", "ids", "no", "number", "key", "uuid", "code", "ref":
 		default:
@@ -377,7 +354,7 @@ func idNoun(input string) string {
 // namesAny reports whether a tool name holds one of the nouns, compared
 // as search terms (so plurals meet: appointments, appointment).
 func namesAny(tool string, nouns []string) bool {
-	terms := SearchTerms(tool)
+	terms := search.SearchTerms(tool)
 	for _, n := range nouns {
 		if slices.Contains(terms, n) {
 			return true
@@ -430,7 +407,7 @@ func parseRetryAfter(h string, now time.Time) (int, bool) {
 	if h == "" || len(h) > 64 {
 		return 0, false
 	}
-	if isDigits(h) {
+	if textkit.IsDigits(h) {
 		n, err := strconv.ParseInt(h, 10, 64)
 		if err != nil || n > maxRetryAfterSeconds {
 			return maxRetryAfterSeconds, true // only overflow fails on digits
@@ -476,7 +453,7 @@ func describeErrorBody(b *upstreamBody) errorDescription {
 	if trimmed == "" {
 		return errorDescription{}
 	}
-	if IsJSONMedia(b.mediaType) || trimmed[0] == '{' || trimmed[0] == '[' {
+	if media.IsJSON(b.mediaType) || trimmed[0] == '{' || trimmed[0] == '[' {
 		var v any
 		if json.Unmarshal(data, &v) == nil {
 			d := errorDescription{message: jsonErrorDetail(v), fields: fieldErrors(v), code: errorCode(v)}

@@ -2,10 +2,10 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/runtime/internal/expr"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // Bindings are parsed by internal/expr and evaluated here, against what
@@ -89,22 +89,9 @@ func (e compiledExpr) eval(env *evalEnv) (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		b.WriteString(scalarText(v))
+		b.WriteString(textkit.ScalarText(v))
 	}
 	return b.String(), true
-}
-
-func scalarText(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case json.Number:
-		return x.String()
-	case nil:
-		return ""
-	}
-	b, _ := json.Marshal(v)
-	return strings.Trim(string(b), `"`)
 }
 
 // callerKey is the context key of the authenticated caller's claims.

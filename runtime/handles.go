@@ -290,13 +290,6 @@ func creatorsText(t *HandleType) string {
 }
 
 // wellFormed reports whether v could be a handle of type t.
-// HandleExample is a well-formed handle of the type with this prefix, for
-// input schemas' examples: the generator takes it from here so that the
-// example always passes the runtime's own check.
-func HandleExample(prefix string) string {
-	return prefix + "k7qw2mx5pl4st6vb3nr6yz5cf7hj2ade"
-}
-
 func wellFormed(t *HandleType, v string) bool {
 	rest, ok := strings.CutPrefix(v, t.Prefix)
 	if !ok || len(rest) != handleRandLen {

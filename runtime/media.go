@@ -6,50 +6,22 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
 )
 
-// Media types, defined once for the generator and the runtime: which
-// bodies are JSON, and which are sequences of items (OpenAPI 3.2
-// itemSchema: JSON Lines, JSON text sequences, server-sent events) that a
-// tool returns as the list of items that arrived.
-
-// MediaBase is a media type without parameters, in lower case.
-func MediaBase(mt string) string {
-	base, _, _ := strings.Cut(strings.ToLower(mt), ";")
-	return strings.TrimSpace(base)
-}
-
-// IsJSONMedia reports application/json, text/json and every +json type
-// (geo+json, ld+json, problem+json, vnd.*+json), whatever their case or
-// parameters.
-func IsJSONMedia(mt string) bool {
-	base := MediaBase(mt)
-	return base == "application/json" || base == "text/json" || strings.HasSuffix(base, "+json")
-}
-
-// Sequence formats of a streamed body.
+// Sequence formats of a streamed body (Output.Sequence); the media-type
+// rules themselves live in runtime/internal/media, which the generator
+// reaches through oa2mcpimpl.
 const (
 	// SequenceNone: the body is one value.
-	SequenceNone = ""
+	SequenceNone = media.None
 	// SequenceJSONLines: one JSON value per line (application/jsonl,
 	// application/x-ndjson, application/json-seq with its RS separators).
-	SequenceJSONLines = "jsonl"
+	SequenceJSONLines = media.JSONLines
 	// SequenceEvents: server-sent events (text/event-stream), each item an
 	// object of the event's fields: event, data, id, retry.
-	SequenceEvents = "events"
+	SequenceEvents = media.Events
 )
-
-// SequenceMedia names the sequence format of a media type, or
-// SequenceNone.
-func SequenceMedia(mt string) string {
-	switch MediaBase(mt) {
-	case "application/jsonl", "application/x-ndjson", "application/x-jsonlines", "application/json-seq", "application/jsonlines":
-		return SequenceJSONLines
-	case "text/event-stream":
-		return SequenceEvents
-	}
-	return SequenceNone
-}
 
 // decodeSequence decodes a streamed body into its items; ok is false when
 // a JSON Lines item is not JSON. Blank lines separate nothing and are

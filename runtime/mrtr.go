@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // input_required (MRTR, SEP-2322): a tool asks the user for a missing
@@ -426,7 +427,7 @@ func (s *Server) inputRequired(bt *boundTool, digest string, args map[string]any
 	if need.confirm {
 		env := &evalEnv{input: args, config: s.spec.Config, getenv: s.getenv}
 		if v, ok := bt.confirm.eval(env); ok {
-			msg = append(msg, scalarText(v))
+			msg = append(msg, textkit.ScalarText(v))
 		} else {
 			msg = append(msg, "Confirm running "+bt.spec.Name+"?")
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
@@ -453,7 +454,7 @@ func (c *compiledOp) buildBody(args map[string]any) (io.Reader, string, error) {
 	}
 	mt := b.MediaType
 	switch {
-	case IsJSONMedia(mt) || mt == "":
+	case media.IsJSON(mt) || mt == "":
 		if mt == "" {
 			mt = "application/json"
 		}

@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
-	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/uritemplate"
 )
 
 // Tools served as resources (ServerDef.Resources). resources/read of a
@@ -27,10 +26,10 @@ const maxResourceURI = 2048
 // boundResource is a Resource ready to serve.
 type boundResource struct {
 	spec *Resource
-	tmpl *uriTemplate
+	tmpl *uritemplate.Template
 	bt   *boundTool
 	// vars are the tool input properties the variables fill, by name.
-	vars map[string]*varSchema
+	vars map[string]*uritemplate.Var
 }
 
 // addResources binds and registers the definition's resources.
@@ -42,7 +41,7 @@ func (s *Server) addResources(defs []Resource) error {
 			return fmt.Errorf("resource %q: %w", r.URITemplate, err)
 		}
 		s.resources = append(s.resources, br)
-		if len(br.tmpl.vars) == 0 {
+		if len(br.tmpl.Vars) == 0 {
 			s.mcp.AddResource(&mcp.Resource{URI: r.URITemplate, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType}, br.read(s))
 			continue
 		}
@@ -51,7 +50,7 @@ func (s *Server) addResources(defs []Resource) error {
 	return nil
 }
 
-// bindResource binds a resource to its tool (CheckResource).
+// bindResource binds a resource to its tool (resourceVars).
 func (s *Server) bindResource(r *Resource) (*boundResource, error) {
 	bt := s.tools[r.Tool]
 	if bt == nil {
@@ -64,41 +63,10 @@ func (s *Server) bindResource(r *Resource) (*boundResource, error) {
 	return &boundResource{spec: r, tmpl: tmpl, bt: bt, vars: vars}, nil
 }
 
-// CheckResource reports why r cannot serve tool t, or nil: the template
-// parses, the tool asks nobody anything, and it has an input property
-// for every variable and a variable for every required input. The
-// generator checks override files with it; NewServer binds with it.
-func CheckResource(r *Resource, t *Tool) error {
-	_, _, err := resourceVars(r, t)
-	return err
-}
-
-func resourceVars(r *Resource, t *Tool) (*uriTemplate, map[string]*varSchema, error) {
-	tmpl, err := parseURITemplate(r.URITemplate)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(t.Asks) > 0 || t.Confirm != "" {
-		return nil, nil, fmt.Errorf("tool %q asks the user before it runs, which a resource read cannot", t.Name)
-	}
-	props, required, err := inputProperties(t.InputSchema)
-	if err != nil {
-		return nil, nil, fmt.Errorf("tool %q: %w", t.Name, err)
-	}
-	vars := map[string]*varSchema{}
-	for _, v := range tmpl.vars {
-		p, ok := props[v]
-		if !ok {
-			return nil, nil, fmt.Errorf("variable {%s} is no input of tool %q", v, t.Name)
-		}
-		vars[v] = p
-	}
-	for _, name := range required {
-		if vars[name] == nil {
-			return nil, nil, fmt.Errorf("tool %q requires %q, which the template has no variable for", t.Name, name)
-		}
-	}
-	return tmpl, vars, nil
+// resourceVars binds r to t (uritemplate.Bind); the door's
+// CheckResource (oa2mcpimpl) converts the tool the same way.
+func resourceVars(r *Resource, t *Tool) (*uritemplate.Template, map[string]*uritemplate.Var, error) {
+	return uritemplate.Bind(r.URITemplate, uritemplate.Tool{Name: t.Name, InputSchema: t.InputSchema, Asks: len(t.Asks) > 0 || t.Confirm != ""})
 }
 
 // read is the resources/read handler of br.
@@ -138,13 +106,13 @@ func (br *boundResource) arguments(uri string) (map[string]any, error) {
 	if len(uri) > maxResourceURI {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	vals, ok := br.tmpl.match(uri)
+	vals, ok := br.tmpl.Match(uri)
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	args := make(map[string]any, len(vals))
 	for name, v := range vals {
-		args[name] = br.vars[name].value(v)
+		args[name] = br.vars[name].Value(v)
 	}
 	return args, nil
 }
@@ -222,123 +190,6 @@ func partContents(p mediaPart) *mcp.ResourceContents {
 		return &mcp.ResourceContents{MIMEType: p.mediaType, Text: string(p.data)}
 	}
 	return &mcp.ResourceContents{MIMEType: p.mediaType, Blob: p.data}
-}
-
-// uriTemplate is a parsed level-1 URI template: literals and {var}s,
-// alternating; a variable matches one non-empty path segment.
-type uriTemplate struct {
-	literals []string // len(vars)+1
-	vars     []string
-}
-
-// parseURITemplate parses "scheme://a/{x}/b{y}": a scheme, literals
-// without '{' '}' or spaces, and simple variables (letters, digits, '_'),
-// each used once and separated by a literal.
-func parseURITemplate(t string) (*uriTemplate, error) {
-	if i := strings.Index(t, "://"); i <= 0 || !validScheme(t[:i]) {
-		return nil, errors.New("the URI template must start with a scheme such as petstore://")
-	}
-	ut := &uriTemplate{}
-	rest := t
-	for {
-		open := strings.IndexByte(rest, '{')
-		lit := rest
-		if open >= 0 {
-			lit = rest[:open]
-		}
-		if strings.ContainsAny(lit, "} \t\r\n") {
-			return nil, fmt.Errorf("%q has a stray '}' or a space", t)
-		}
-		if len(ut.vars) > 0 && open == 0 {
-			return nil, fmt.Errorf("%q has two variables side by side; put a literal such as '/' between them", t)
-		}
-		ut.literals = append(ut.literals, lit)
-		if open < 0 {
-			return ut, nil
-		}
-		end := strings.IndexByte(rest[open:], '}')
-		if end < 0 {
-			return nil, fmt.Errorf("%q has an unclosed '{'", t)
-		}
-		name := rest[open+1 : open+end]
-		if !validVarName(name) {
-			return nil, fmt.Errorf("%q: {%s} is not a simple variable (letters, digits and '_'; no operators such as + # / ?)", t, name)
-		}
-		for _, v := range ut.vars {
-			if v == name {
-				return nil, fmt.Errorf("%q uses {%s} twice", t, name)
-			}
-		}
-		ut.vars = append(ut.vars, name)
-		rest = rest[open+end+1:]
-	}
-}
-
-func validScheme(s string) bool {
-	for i, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func validVarName(s string) bool {
-	for _, r := range s {
-		if !(r == '_' || r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// match returns the decoded variables of uri, or false. A variable is
-// the text up to the next literal: it must be non-empty, hold no '/',
-// '?', '#' or '\', decode (percent-encoding) to valid text without
-// control characters, slashes or backslashes, and not be "." or "..".
-func (ut *uriTemplate) match(uri string) (map[string]string, bool) {
-	rest, ok := strings.CutPrefix(uri, ut.literals[0])
-	if !ok {
-		return nil, false
-	}
-	vals := make(map[string]string, len(ut.vars))
-	for i, name := range ut.vars {
-		next := ut.literals[i+1]
-		var raw string
-		if next == "" {
-			raw, rest = rest, ""
-		} else {
-			j := strings.Index(rest, next)
-			if j < 0 {
-				return nil, false
-			}
-			raw, rest = rest[:j], rest[j+len(next):]
-		}
-		v, ok := cleanSegment(raw)
-		if !ok {
-			return nil, false
-		}
-		vals[name] = v
-	}
-	return vals, rest == ""
-}
-
-// cleanSegment decodes one variable's text; false for anything that is
-// no single clean path segment.
-func cleanSegment(raw string) (string, bool) {
-	if raw == "" || strings.ContainsAny(raw, "/?#\\") {
-		return "", false
-	}
-	v, err := url.PathUnescape(raw)
-	if err != nil || v == "." || v == ".." || strings.ContainsAny(v, "/\\") {
-		return "", false
-	}
-	for _, r := range v {
-		if r == unicode.ReplacementChar || unicode.IsControl(r) {
-			return "", false
-		}
-	}
-	return v, true
 }
 
 // screenReads keeps resources/read errors encodable: go-sdk v1.8.0's

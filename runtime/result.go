@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
 )
 
 // From upstream responses to tool results. A 2xx body is read once (up
@@ -51,13 +52,13 @@ func (s *Server) decodeSuccess(bt *boundTool, status int, b *upstreamBody) (*ups
 	switch {
 	case len(bytes.TrimSpace(b.data)) == 0:
 		ur.kind = bodyEmpty
-	case SequenceMedia(b.mediaType) != SequenceNone:
-		items, ok := decodeSequence(SequenceMedia(b.mediaType), b.data)
+	case media.Sequence(b.mediaType) != SequenceNone:
+		items, ok := decodeSequence(media.Sequence(b.mediaType), b.data)
 		if !ok {
 			return nil, s.badResponse(bt, status, b)
 		}
 		ur.kind, ur.value = bodyJSON, items
-	case IsJSONMedia(b.mediaType) || b.mediaType == "" && json.Valid(b.data) || b.mediaType == "text/plain" && looksLikeJSON(b.data):
+	case media.IsJSON(b.mediaType) || b.mediaType == "" && json.Valid(b.data) || b.mediaType == "text/plain" && looksLikeJSON(b.data):
 		v, err := jsonschema.DecodeJSON(string(b.data))
 		if err != nil {
 			return nil, s.badResponse(bt, status, b)

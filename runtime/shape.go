@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/expr"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // shapeResult applies a tool's output shaping: list truncation with
@@ -178,11 +179,11 @@ func renderHint(tmpl string, result any, env *evalEnv) string {
 			out = append(out, p.Text...)
 		case "result":
 			if v, ok := expr.LookupPath(result, p.Path); ok {
-				out = append(out, scalarText(v)...)
+				out = append(out, textkit.ScalarText(v)...)
 			}
 		default:
 			if v, ok := env.ref(p); ok {
-				out = append(out, scalarText(v)...)
+				out = append(out, textkit.ScalarText(v)...)
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/callerenv"
 )
 
 // "Connect your account": a call whose caller has no token of a per_user
@@ -118,7 +119,7 @@ func clientCanElicitURL(req *mcp.CallToolRequest) bool {
 func (s *Server) noCallerForAccount(ctx context.Context, bt *boundTool) *callError {
 	if !overHTTP(ctx) {
 		return &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
-			msg: fmt.Sprintf("%s acts as the user's own account at the API, and this local server was started without a user. Tell the user to set %s in the server's environment and restart it; do not retry unchanged.", bt.spec.Name, StdioCallerSetting(envPrefix(s.spec), nil))}
+			msg: fmt.Sprintf("%s acts as the user's own account at the API, and this local server was started without a user. Tell the user to set %s in the server's environment and restart it; do not retry unchanged.", bt.spec.Name, callerenv.Setting(envPrefix(s.spec), nil))}
 	}
 	return &callError{kind: KindUnauthorized, retryAfter: retryAfterUnknown,
 		msg: fmt.Sprintf("%s acts as the user's own account at the API, and this call carries no verified identity. The user must connect with their own access token (bearer token) and try again.", bt.spec.Name)}

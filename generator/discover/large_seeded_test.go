@@ -21,6 +21,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 )
 
@@ -119,7 +120,7 @@ func checkLargeMapping(t *testing.T, r *rand.Rand, n int, bounds mapping.Bounds)
 	if problems.HasErrors() {
 		return fmt.Sprint(problems.Errors()), false
 	}
-	listed := len(srv.Tools) + len(runtime.DiscoveryTools(&srv.ServerDef))
+	listed := len(srv.Tools) + len(oa2mcpimpl.DiscoveryTools(&srv.ServerDef))
 	bytes := lint.ListBytes(srv)
 	if listed > bounds.Tools || ir.EstimateTokens(bytes) > bounds.ListTokens {
 		return fmt.Sprintf("tools/list has %d tools, ≈ %d tokens", listed, ir.EstimateTokens(bytes)), srv.Discovery != nil

@@ -43,7 +43,7 @@ func discoveryJobs(srv *ir.Server) []renderJob {
 	return append(jobs, renderJob{IndexFile, func() (*jen.File, error) {
 		f := newFile(srv, srv.Package)
 		f.Comment("discoveryIndex ranks the discoverable operations for search_operations")
-		f.Comment("(see runtime.EncodeSearchIndex for its format).")
+		f.Comment("(see oa2mcpimpl.EncodeSearchIndex for its format).")
 		f.Const().Id("discoveryIndex").Op("=").Add(stringLit(d.Index))
 		return f, nil
 	}})

@@ -14,7 +14,7 @@ import (
 // resources maps the override file's resources: entries onto the tools
 // that read their operations. Each must name a GET operation that one
 // tool calls alone, with a template the runtime accepts for that tool
-// (runtime.CheckResource); templates are unique.
+// (oa2mcpimpl.CheckResource); templates are unique.
 func resources(ov *overrides.File, tools []ir.Tool, problems *diag.List) []runtime.Resource {
 	if ov == nil {
 		return nil

@@ -11,7 +11,7 @@ import (
 
 // secretWords are the words (of a name split at _, -, . and camelCase)
 // that make it name a secret.
-var secretWords = wordSet("pass password passwd passphrase passcode pwd pin cvv cvc csc otp totp hotp mfa " +
+var secretWords = WordSet("pass password passwd passphrase passcode pwd pin cvv cvc csc otp totp hotp mfa " +
 	"token secret key apikey credential credentials auth authorization authentication cookie session " +
 	"signature private privatekey jwt bearer csrf xsrf")
 
@@ -21,7 +21,7 @@ var secretInfixes = []string{"password", "passwd", "passphrase", "passcode", "se
 	"credential", "authoriz", "authentic", "signature", "cookie", "privatekey"}
 
 // personalWords are words of names of personal data, redacted in logs.
-var personalWords = wordSet("email mail phone mobile telephone tel fax msisdn birthday birthdate dob ssn " +
+var personalWords = WordSet("email mail phone mobile telephone tel fax msisdn birthday birthdate dob ssn " +
 	"passport iban card address street postcode postal zip zipcode surname firstname lastname fullname " +
 	"taxid nationalid ip")
 
@@ -85,8 +85,8 @@ func nameWords(name string) []string {
 	return words
 }
 
-// wordSet turns a space-separated list into a set.
-func wordSet(list string) map[string]bool {
+// WordSet turns a space-separated list into a set.
+func WordSet(list string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(list) {
 		m[w] = true

@@ -4,7 +4,7 @@
 package discovery
 
 // discoveryIndex ranks the discoverable operations for search_operations
-// (see runtime.EncodeSearchIndex for its format).
+// (see oa2mcpimpl.EncodeSearchIndex for its format).
 const discoveryIndex = `oa2mcp-index-v1 7
 add nFAZ
 addcomment nFAR

@@ -1,4 +1,4 @@
-package runtime
+package search
 
 import "sort"
 
@@ -20,10 +20,17 @@ const (
 	rerank = 50
 )
 
-// Searcher ranks the operations of a Discovery for requests in plain
-// words. It is safe for concurrent use.
-type Searcher struct {
-	ops   []*Discoverable
+// Op is what ranking reads of an operation besides the index: its name
+// (the operationId, else the tool name), method and path.
+type Op struct {
+	Name, Method, Path string
+}
+
+// Searcher ranks operations of type T (a server's discoverable
+// operations) for requests in plain words. It is safe for concurrent use.
+type Searcher[T any] struct {
+	ops   []T
+	names []string // each operation's Op.Name, for name coverage
 	idx   *searchIndex
 	terms []string // the index terms, sorted, for prefix lookups
 	syn   map[string][]synonym
@@ -60,36 +67,39 @@ var verbs = func() map[string]bool {
 // idf is a term's rarity as ranking counts it: a verb counts as common
 // as its group's most common, since that "show" is rare in an API's
 // prose makes it no better a sign of what the user wants.
-func (s *Searcher) idf(term string, e indexEntry) float64 {
+func (s *Searcher[T]) idf(term string, e indexEntry) float64 {
 	if v, ok := s.verbIDF[term]; ok {
 		return v
 	}
 	return e.idf
 }
 
-// NewSearcher decodes the index of d.
-func NewSearcher(d *Discovery) (*Searcher, error) {
-	idx, err := decodeSearchIndex(d.Index, len(d.Operations))
+// New decodes index, the encoded index of ops; describe tells ranking
+// each operation's name, method and path.
+func New[T any](index string, ops []T, describe func(T) Op) (*Searcher[T], error) {
+	idx, err := decodeSearchIndex(index, len(ops))
 	if err != nil {
 		return nil, err
 	}
-	s := &Searcher{ops: d.Operations, idx: idx}
+	s := &Searcher[T]{ops: ops, idx: idx}
 	s.terms = make([]string, 0, len(idx.terms))
 	for t := range idx.terms {
 		s.terms = append(s.terms, t)
 	}
 	sort.Strings(s.terms)
 	s.syn = s.synonyms()
-	s.kinds = make([]opKind, len(d.Operations))
-	for i, op := range d.Operations {
-		s.kinds[i] = kindOf(op.Tool.Op)
+	s.kinds = make([]opKind, len(ops))
+	s.names = make([]string, len(ops))
+	for i, op := range ops {
+		d := describe(op)
+		s.kinds[i], s.names[i] = kindOf(d), d.Name
 	}
 	return s, nil
 }
 
 // synonyms maps each stemmed verb onto the other verbs of its groups
 // that the index holds.
-func (s *Searcher) synonyms() map[string][]synonym {
+func (s *Searcher[T]) synonyms() map[string][]synonym {
 	out := map[string][]synonym{}
 	s.verbIDF = map[string]float64{}
 	for _, g := range verbGroups {
@@ -119,15 +129,17 @@ func (s *Searcher) synonyms() map[string][]synonym {
 	return out
 }
 
-// SearchHit is one operation a search found.
-type SearchHit struct {
-	Operation *Discoverable
+// Hit is one operation a search found.
+type Hit[T any] struct {
+	Operation T
 	Score     float64
+	// at is the operation's position, for name coverage.
+	at int
 }
 
 // Search returns at most limit operations for query, best first; ties
 // keep the operations' order.
-func (s *Searcher) Search(query string, limit int) []SearchHit {
+func (s *Searcher[T]) Search(query string, limit int) []Hit[T] {
 	req := readRequest(query)
 	slots, known := s.slots(req)
 	if known == 0 || limit <= 0 {
@@ -187,20 +199,20 @@ func matchedTerms(slots []querySlot) map[string]bool {
 // request matched (a word found in a name counts more than one found in
 // passing in a description), then the best of them again by how much of
 // their own name the request covers.
-func (s *Searcher) top(scores, quality []float64, known, limit int, terms map[string]bool) []SearchHit {
-	var hits []SearchHit
+func (s *Searcher[T]) top(scores, quality []float64, known, limit int, terms map[string]bool) []Hit[T] {
+	var hits []Hit[T]
 	for op, sc := range scores {
 		if quality[op] == 0 {
 			continue
 		}
-		hits = append(hits, SearchHit{Operation: s.ops[op], Score: sc * quality[op] / float64(known)})
+		hits = append(hits, Hit[T]{Operation: s.ops[op], at: op, Score: sc * quality[op] / float64(known)})
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	if len(hits) > rerank {
 		hits = hits[:rerank]
 	}
 	for i := range hits {
-		hits[i].Score *= 1 - nameShare + nameShare*s.nameCoverage(hits[i].Operation, terms)
+		hits[i].Score *= 1 - nameShare + nameShare*s.nameCoverage(s.names[hits[i].at], terms)
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	if len(hits) > limit {
@@ -211,11 +223,7 @@ func (s *Searcher) top(scores, quality []float64, known, limit int, terms map[st
 
 // nameCoverage is the share of an operation's name (by rarity) that the
 // request's terms cover.
-func (s *Searcher) nameCoverage(op *Discoverable, terms map[string]bool) float64 {
-	name := op.Tool.Op.OperationID
-	if name == "" {
-		name = op.Tool.Name
-	}
+func (s *Searcher[T]) nameCoverage(name string, terms map[string]bool) float64 {
 	total, hit := 0.0, 0.0
 	seen := map[string]bool{}
 	for _, t := range SearchTerms(name) {

@@ -1,4 +1,4 @@
-package runtime
+package search
 
 import (
 	"fmt"
@@ -45,11 +45,16 @@ type Posting struct {
 	Weight float64
 }
 
+// IndexHead is the first line of the index of ops operations, newline
+// included: a server checks it to refuse an index built for other
+// operations.
+func IndexHead(ops int) string { return indexHeader + " " + strconv.Itoa(ops) + "\n" }
+
 // EncodeSearchIndex encodes the index of ops operations; terms must be
 // sorted, unique and made of lower-case letters and digits.
 func EncodeSearchIndex(ops int, terms []IndexTerm) (string, error) {
 	var b strings.Builder
-	b.WriteString(indexHeader + " " + strconv.Itoa(ops) + "\n")
+	b.WriteString(IndexHead(ops))
 	for i, t := range terms {
 		if !validTerm(t.Term) {
 			return "", fmt.Errorf("index term %q: only lower-case letters and digits", t.Term)

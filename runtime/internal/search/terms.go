@@ -1,8 +1,10 @@
-package runtime
+package search
 
 import (
 	"strings"
 	"unicode"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // The words of discovery search. The generator indexes operations and the
@@ -72,36 +74,19 @@ func camelWords(ident string) []string {
 // searchTerm normalizes one word; "" drops it.
 func searchTerm(word string) string {
 	w := strings.ToLower(word)
-	if len(w) < 2 || stopWords[w] || isDigits(w) {
+	if len(w) < 2 || stopWords[w] || textkit.IsDigits(w) {
 		return ""
 	}
 	return stem(w)
 }
 
-func isDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // stopWords carry no meaning in a request or a description.
-var stopWords = wordSet(`a an the of for to in on at by with from and or nor is are was were be been
+var stopWords = textkit.WordSet(`a an the of for to in on at by with from and or nor is are was were be been
 	being am this that these those it its my me mine we our ours us you your yours i he she him her his
 	they them their please can could would should will shall may might must how what which who whom
 	whose when where why do does did done doing want wants need needs into onto about up some any there
 	here then than so as if via per just right now also only very has have had having not no yes let lets
 	one each every other such same own too again further once both more most many much few lot`)
-
-func wordSet(list string) map[string]bool {
-	set := map[string]bool{}
-	for _, w := range strings.Fields(list) {
-		set[w] = true
-	}
-	return set
-}
 
 // irregular words the suffix rules would get wrong.
 var irregular = map[string]string{

@@ -1,4 +1,4 @@
-package runtime
+package search
 
 import (
 	"fmt"
@@ -47,13 +47,14 @@ func TestIntentRanksKindFirst(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 21))
 		noun := nouns[rng.IntN(len(nouns))]
 		order := rng.Perm(len(kinds))
-		var ops []*Discoverable
+		var ops []Op
+		var texts []string
 		for i, k := range order {
 			path := strings.ReplaceAll(kinds[k].path, "%p", noun+"s")
-			ops = append(ops, &Discoverable{Tool: &Tool{Name: fmt.Sprintf("op%d", i), Title: noun,
-				Op: &Operation{OperationID: fmt.Sprintf("op%d", i), Method: kinds[k].method, Path: path}}})
+			ops = append(ops, Op{Name: fmt.Sprintf("op%d", i), Method: kinds[k].method, Path: path})
+			texts = append(texts, fmt.Sprintf("op%d op%d %s", i, i, noun))
 		}
-		s, err := NewSearcher(&Discovery{Operations: ops, Index: testIndex(ops)})
+		s, err := New(PlainIndex(texts), ops, func(o Op) Op { return o })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,9 +64,9 @@ func TestIntentRanksKindFirst(t *testing.T) {
 		if len(hits) == 0 {
 			t.Fatalf("seed %d: %q found nothing", seed, query)
 		}
-		if got := kindOf(hits[0].Operation.Tool.Op); got != c.want {
+		if got := kindOf(hits[0].Operation); got != c.want {
 			t.Fatalf("seed %d: %q ranks %s %s first (kind %d), want kind %d; order %v", seed, query,
-				hits[0].Operation.Tool.Op.Method, hits[0].Operation.Tool.Op.Path, got, c.want, order)
+				hits[0].Operation.Method, hits[0].Operation.Path, got, c.want, order)
 		}
 	}
 }
@@ -83,7 +84,7 @@ func TestKindOf(t *testing.T) {
 		{"POST", "/calls/{sid}", kindAction}, {"PUT", "/pods/{name}", kindUpdate},
 		{"PATCH", "/pods/{name}", kindUpdate}, {"DELETE", "/pods/{name}", kindDelete}, {"OPTIONS", "/", kindOther},
 	} {
-		if got := kindOf(&Operation{Method: c.method, Path: c.path}); got != c.want {
+		if got := kindOf(Op{Method: c.method, Path: c.path}); got != c.want {
 			t.Errorf("%s %s: kind %d, want %d", c.method, c.path, got, c.want)
 		}
 	}

@@ -1,6 +1,10 @@
-package runtime
+package search
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
+)
 
 // Intent weighting of discovery search. A request asks for one kind of
 // operation (to list many things, to see one, to create, change or
@@ -55,7 +59,7 @@ var intentFit = map[askKind]map[opKind]float64{
 // "/Calls/{Sid}.json"); a POST whose path ends in a singular word after a
 // parameter acts on that thing ("/payouts/{id}/cancel"), while a plural
 // one creates ("/namespaces/{ns}/pods").
-func kindOf(op *Operation) opKind {
+func kindOf(op Op) opKind {
 	segs := strings.Split(strings.Trim(op.Path, "/"), "/")
 	last := segs[len(segs)-1]
 	if i := strings.LastIndexByte(last, '.'); i > 0 && strings.HasSuffix(last[:i], "}") {
@@ -100,11 +104,11 @@ var verbKinds = func() map[string]askKind {
 
 // listWords say a request is about many things even with a singular
 // noun: "list every queue", "all the nodes".
-var listWords = wordSet("all every list each")
+var listWords = textkit.WordSet("all every list each")
 
 // seeQuestions start a question that asks to see, whatever its verb: "what
 // did I open lately" reads, "how do I delete" does not.
-var seeQuestions = wordSet("what which who whom whose where when is are was were")
+var seeQuestions = textkit.WordSet("what which who whom whose where when is are was were")
 
 // ask reads what a request asks for from its words as written and as
 // read: its first CRUD verb, else an order of another verb ("cordon

@@ -1,8 +1,10 @@
-package runtime
+package search
 
 import (
 	"sort"
 	"strings"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // Reading a request for ranking: its words become query slots, and what
@@ -56,7 +58,7 @@ type slotAlt struct {
 // slots turns a request into query slots, and counts the slots the index
 // knows anything about: words it has never seen ("nginx", "prod") say
 // nothing about which operation is meant.
-func (s *Searcher) slots(req request) ([]querySlot, int) {
+func (s *Searcher[T]) slots(req request) ([]querySlot, int) {
 	var slots []querySlot
 	pos := map[string]int{}
 	var terms []string
@@ -106,7 +108,7 @@ type intent struct {
 
 // slot is the slot of one term: the term itself, its synonyms, else the
 // longer words it begins.
-func (s *Searcher) slot(t string) querySlot {
+func (s *Searcher[T]) slot(t string) querySlot {
 	var sl querySlot
 	synFactor := synonymFactor
 	if e, ok := s.idx.terms[t]; ok {
@@ -133,7 +135,7 @@ func (s *Searcher) slot(t string) querySlot {
 // asks to see something, and about many things to list them; an order
 // whose verb is no CRUD verb ("pin this message", "evict the pod") most
 // likely acts, which APIs do with POST.
-func (s *Searcher) implied(in intent) []querySlot {
+func (s *Searcher[T]) implied(in intent) []querySlot {
 	var out []querySlot
 	add := func(verb string, factor float64) {
 		t := stem(verb)
@@ -171,7 +173,7 @@ func (s *Searcher) implied(in intent) []querySlot {
 
 // compounds are the neighbouring word pairs of the request that the
 // index knows as one word: "config map" also finds "configmaps".
-func (s *Searcher) compounds(terms []string, pos map[string]int, room int) []querySlot {
+func (s *Searcher[T]) compounds(terms []string, pos map[string]int, room int) []querySlot {
 	var out []querySlot
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(terms) && len(out) < room; i++ {
@@ -201,7 +203,7 @@ var phrasalVerbs = map[[2]string]string{
 }
 
 // questionWords start a request that asks to see something.
-var questionWords = wordSet("what which who whom whose where when how is are was were do does did can could any")
+var questionWords = textkit.WordSet("what which who whom whose where when how is are was were do does did can could any")
 
 // weakWords are no slot of their own but join compounds: "all" says
 // little alone, yet "all namespaces" names listPodForAllNamespaces.
