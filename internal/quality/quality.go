@@ -67,7 +67,7 @@ func checkSchema(raw json.RawMessage) []string {
 		out = append(out, "input schema lacks additionalProperties: false")
 	}
 	for _, k := range []string{"anyOf", "oneOf", "allOf", "not"} {
-		if _, ok := root[k]; ok {
+		if v, ok := root[k]; ok && !wholeObjectCheck(v) {
 			out = append(out, "input schema has "+k+" at the root")
 		}
 	}
@@ -83,6 +83,44 @@ func checkSchema(raw json.RawMessage) []string {
 		out = append(out, "input schema does not compile as JSON Schema 2020-12: "+err.Error())
 	}
 	return out
+}
+
+// checkKeys are the keywords of a whole-object check: which inputs go
+// together (required lists), conditions between them, and combinations of
+// such checks; none of them describes a property.
+var checkKeys = map[string]bool{"required": true, "if": true, "then": true, "else": true,
+	"anyOf": true, "oneOf": true, "allOf": true, "not": true, "description": true}
+
+// wholeObjectCheck reports whether a root combinator only checks the
+// object as a whole (a body's "give a or b", an if/then/else the
+// generator moved to the input's root), never a union of shapes: those
+// are what clients cannot read at the root.
+func wholeObjectCheck(v any) bool {
+	switch x := v.(type) {
+	case []any:
+		for _, a := range x {
+			if !wholeObjectCheck(a) {
+				return false
+			}
+		}
+		return len(x) > 0
+	case map[string]any:
+		for k, sub := range x {
+			if !checkKeys[k] {
+				return false
+			}
+			// A condition and its branches may name properties: they
+			// still check the object the root's properties describe.
+			if k == "if" || k == "then" || k == "else" {
+				continue
+			}
+			if k != "required" && k != "description" && !wholeObjectCheck(sub) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // portable walks a schema for constructs strict clients refuse: type
