@@ -24,12 +24,24 @@ const schemaBudget = 2000
 // still checks what the schema no longer spells out.
 func compressSchema(root map[string]any) {
 	defs, _ := root["$defs"].(map[string]any)
+	// The collapsing passes cut definitions too, and $defs are walked
+	// before properties: a union summarised later would resolve its arms
+	// to definitions already cut to a bare type and lose what tells them
+	// apart. Unions are therefore read against the definitions as they
+	// were before any cut.
+	var whole map[string]any
+	wholeDefs := func() map[string]any {
+		if whole == nil && defs != nil {
+			whole = deepCopy(defs)
+		}
+		return whole
+	}
 	passes := []func(){
 		func() { summarizeLargeUnions(root) },
 		func() { walkSchemas(root, 0, dropNestedDescriptions) },
 		func() { shortenTopDescriptions(root) },
-		func() { walkSchemas(root, 0, collapseBelow(3, defs)) },
-		func() { walkSchemas(root, 0, collapseBelow(2, defs)) },
+		func() { walkSchemas(root, 0, collapseBelow(3, wholeDefs())) },
+		func() { walkSchemas(root, 0, collapseBelow(2, wholeDefs())) },
 	}
 	for _, pass := range passes {
 		if jsonSize(root, schemaBudget) <= schemaBudget {

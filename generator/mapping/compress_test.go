@@ -64,20 +64,30 @@ func TestJSONSize(t *testing.T) {
 }
 
 // TestCompressionNamesTheUnionsItCuts: for random schemas over budget
-// with a union nested at random depth, compression may cut the union's
-// structure but never its variants' names: every variant's tag (or name)
-// is still in the compressed schema.
+// with a union nested at random depth, its arms inline or definitions
+// under $defs, compression may cut the union's structure but never its
+// variants' names: every variant's tag is still in the compressed
+// schema, and a summary says which field tells them apart.
 func TestCompressionNamesTheUnionsItCuts(t *testing.T) {
-	for seed := uint64(1); seed <= 60; seed++ {
+	for seed := uint64(1); seed <= 120; seed++ {
 		r := rand.New(rand.NewPCG(seed, 3))
 		n := 2 + r.IntN(8)
+		defs := map[string]any{}
+		byRef := r.IntN(2) == 0
 		var arms []any
 		var tags []string
 		for i := range n {
 			tag := fmt.Sprintf("form%d_%d", seed, i)
 			tags = append(tags, tag)
-			arms = append(arms, map[string]any{"type": "object", "required": []any{"form"}, "properties": map[string]any{
-				"form": map[string]any{"const": tag}, "text": map[string]any{"type": "string", "description": strings.Repeat("words ", 20)}}})
+			arm := map[string]any{"type": "object", "required": []any{"form"}, "properties": map[string]any{
+				"form": map[string]any{"const": tag}, "text": map[string]any{"type": "string", "description": strings.Repeat("words ", 20)}}}
+			if byRef {
+				name := fmt.Sprintf("Variant%d", i)
+				defs[name] = arm
+				arms = append(arms, map[string]any{"$ref": "#/$defs/" + name})
+				continue
+			}
+			arms = append(arms, arm)
 		}
 		union := map[string]any{"oneOf": arms}
 		node := union
@@ -85,6 +95,9 @@ func TestCompressionNamesTheUnionsItCuts(t *testing.T) {
 			node = map[string]any{"type": "object", "properties": map[string]any{"inner": node}}
 		}
 		root := map[string]any{"type": "object", "properties": map[string]any{"shopper": node}}
+		if byRef {
+			root["$defs"] = defs
+		}
 		for i := range 10 + r.IntN(20) {
 			root["properties"].(map[string]any)[fmt.Sprintf("p%d", i)] = map[string]any{"type": "object", "properties": map[string]any{
 				"x": map[string]any{"type": "object", "properties": map[string]any{"y": map[string]any{"type": "string", "description": strings.Repeat("long ", 30)}}}}}
@@ -95,6 +108,9 @@ func TestCompressionNamesTheUnionsItCuts(t *testing.T) {
 			if !strings.Contains(string(b), tag) {
 				t.Fatalf("seed %d: the compressed schema lost variant %s of a %d-variant union:\n%s", seed, tag, n, b)
 			}
+		}
+		if strings.Contains(string(b), "shapes the API accepts") && !strings.Contains(string(b), `told apart by \"form\"`) {
+			t.Fatalf("seed %d: a summary of a union discriminated by form does not say so (arms by $ref: %v):\n%s", seed, byRef, b)
 		}
 	}
 }
