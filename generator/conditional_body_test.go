@@ -18,6 +18,7 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator"
 	"github.com/oa2mcp/oa2mcp/generator/cases"
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/overrides"
 	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
@@ -41,7 +42,7 @@ func TestConditionalBodiesKeepTheirChecks(t *testing.T) {
 	for seed := uint64(1); seed <= 40; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 2020))
 		body := randomConditionalBody(rng)
-		rt, tool, schema := conditionalServer(t, seed, body, upstream.URL)
+		rt, tool, schema := conditionalServer(t, seed, body, upstream.URL, nil, "")
 		checkConditionalSchema(t, seed, body, schema)
 		ref := referenceValidator(t, body)
 		for i := 0; i < 25; i++ {
@@ -128,7 +129,11 @@ func randomConditionalBody(rng *rand.Rand) map[string]any {
 
 // conditionalServer writes a 3.1 spec with body as the request body of
 // one POST (its $defs as components), generates it and starts its server.
-func conditionalServer(t *testing.T, seed uint64, body map[string]any, upstream string) (*runtime.Server, string, map[string]any) {
+// With an override file the spec also has GET /things/{id} (getThing) and
+// the file's first tool is the one returned. A collide name gives the
+// POST a query parameter of that name, so the body field of that name is
+// renamed by the collision rule.
+func conditionalServer(t *testing.T, seed uint64, body map[string]any, upstream string, ovFile []byte, collide string) (*runtime.Server, string, map[string]any) {
 	t.Helper()
 	schema := map[string]any{}
 	for k, v := range body {
@@ -138,10 +143,10 @@ func conditionalServer(t *testing.T, seed uint64, body map[string]any, upstream 
 	}
 	text := strings.ReplaceAll(mustJSON(schema), "#/$defs/", "#/components/schemas/")
 	spec := fmt.Sprintf(`{"openapi":"3.1.0","info":{"title":"Conditional","version":"1"},"servers":[{"url":%q}],
-"paths":{"/things":{"post":{"operationId":"createThing","summary":"Create a thing",
+"paths":{"/things":{"post":{"operationId":"createThing","summary":"Create a thing",%s
 "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Thing"}}}},
-"responses":{"200":{"description":"Created.","content":{"application/json":{"schema":{"type":"object","properties":{"text":{"type":"string"}}}}}}}}}},
-"components":{"schemas":{"Thing":%s,"address":%s}}}`, upstream, text, mustJSON(body["$defs"].(map[string]any)["address"]))
+"responses":{"200":{"description":"Created.","content":{"application/json":{"schema":{"type":"object","properties":{"text":{"type":"string"}}}}}}}}}%s},
+"components":{"schemas":{"Thing":%s,"address":%s}}}`, upstream, queryParameter(collide), getThingPath(ovFile != nil), text, mustJSON(body["$defs"].(map[string]any)["address"]))
 	path := filepath.Join(t.TempDir(), "openapi.json")
 	if err := os.WriteFile(path, []byte(spec), 0o600); err != nil {
 		t.Fatal(err)
@@ -150,9 +155,17 @@ func conditionalServer(t *testing.T, seed uint64, body map[string]any, upstream 
 	if problems.HasErrors() {
 		t.Fatalf("seed %d: %v\n%s", seed, problems.Errors(), spec)
 	}
-	srv, problems := generator.Model(doc, generator.Config{Name: "conditional"})
+	cfg := generator.Config{Name: "conditional"}
+	if ovFile != nil {
+		ov, problems := overrides.Decode("conditional.yaml", ovFile)
+		if problems.HasErrors() {
+			t.Fatalf("seed %d: the override file does not decode: %v\n%s", seed, problems.Errors(), ovFile)
+		}
+		cfg.Overrides = ov
+	}
+	srv, problems := generator.Model(doc, cfg)
 	if problems.HasErrors() {
-		t.Fatalf("seed %d: the body does not generate: %v\nbody schema: %s", seed, problems.Errors(), mustJSON(body))
+		t.Fatalf("seed %d: the body does not generate: %v\nbody schema: %s\noverride file: %s", seed, problems.Errors(), mustJSON(body), ovFile)
 	}
 	if len(srv.Tools) != 1 {
 		t.Fatalf("seed %d: %d tools, want 1", seed, len(srv.Tools))
@@ -266,4 +279,23 @@ func minimiseArgs(args map[string]any, fails func(map[string]any) bool) map[stri
 		}
 	}
 	return cur
+}
+
+// getThingPath is the spec's second path when an override file builds an
+// action tool of both operations.
+func getThingPath(with bool) string {
+	if !with {
+		return ""
+	}
+	return `,"/things/{id}":{"get":{"operationId":"getThing","summary":"Get a thing",
+"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"string"}}],
+"responses":{"200":{"description":"The thing.","content":{"application/json":{"schema":{"type":"object","properties":{"text":{"type":"string"}}}}}}}}}`
+}
+
+// queryParameter is an optional query parameter named name, or nothing.
+func queryParameter(name string) string {
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf(`"parameters":[{"name":%q,"in":"query","schema":{"type":"string"}}],`, name)
 }

@@ -120,7 +120,7 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 	}
 	out := &ir.Body{MediaType: b.bodyMediaType(rb), Required: rb.Required}
 	if props, order, req, ok := b.objectShape(rb.Schema); ok && isStructuredMedia(out.MediaType) {
-		renamed := false
+		renamed := map[string]string{}
 		// A body whose schema requires properties is required, whatever
 		// requestBody.required says: many documents leave it out (it
 		// defaults to false), and a call without those properties fails.
@@ -132,19 +132,26 @@ func (b *inputBuilder) body(rb *load.RequestBody) *ir.Body {
 				continue
 			}
 			name := b.claim(wire, "body")
-			renamed = renamed || name != wire
+			if name != wire {
+				renamed[wire] = name
+			}
 			schema := b.w.convert(b.inlineScalar(p), 0)
 			b.add(name, schema, "", out.Required && reqSet[wire], p)
 			out.Fields = append(out.Fields, ir.BodyField{Name: wire, Arg: name, Required: reqSet[wire]})
 		}
 		sort.Slice(out.Fields, func(i, j int) bool { return out.Fields[i].Arg < out.Fields[j].Arg })
-		if !renamed {
-			// The checks name wire names; with every field under its own
-			// name they mean the same at the input's root. Else the API
-			// alone enforces them.
-			for _, c := range b.w.merged(rb.Schema).constraints {
-				b.constraints = append(b.constraints, b.w.convert(c, 1))
+		// The checks name wire names: a field the collision rule renamed
+		// is renamed in them too; one that reads every property is left
+		// to the API then.
+		for _, c := range b.w.merged(rb.Schema).constraints {
+			checked := b.w.convert(c, 1)
+			if len(renamed) > 0 {
+				if _, opaque := constraintNames(checked); opaque {
+					continue
+				}
+				checked = renamedConstraint(checked, renamed)
 			}
+			b.constraints = append(b.constraints, checked)
 		}
 		return out
 	}

@@ -158,6 +158,7 @@ func (tb *taskBuilder) rewriteOne(tool *ir.Tool, in *taskInput, name string, f *
 		}
 		in.flatRequired[f.Rename] = in.flatRequired[name]
 		in.feeds[f.Rename] = in.feeds[name]
+		in.renameInConstraints(name, f.Rename)
 		removeInput(in, name)
 		replaceBindings(tool, from, &ir.Binding{Expr: "${input." + f.Rename + "}"})
 	}
@@ -281,7 +282,7 @@ func (tb *taskBuilder) flatten(tool *ir.Tool, in *taskInput, name, fp string) {
 }
 
 func removeInput(in *taskInput, name string) {
-	in.constraints = nil
+	in.dropConstraintsOn(name)
 	delete(in.props, name)
 	delete(in.required, name)
 	delete(in.explicit, name)

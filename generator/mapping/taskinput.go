@@ -32,9 +32,10 @@ type taskInput struct {
 	// actionExplicit holds, per action, the required: settings of that
 	// action's own input: entries, which win over the tool's (explicit).
 	actionExplicit map[string]map[string]bool
-	// constraints are the whole-object checks of a one-operation tool's
-	// flattened body (inputBuilder.constraints); an input removed or
-	// renamed by the override file drops them, as they name its inputs.
+	// constraints are the whole-object checks of the flattened bodies
+	// (inputBuilder.constraints), an action's under "if action is this
+	// one"; the override file's renames are carried into them and a check
+	// naming a removed input is dropped (constraints.go).
 	constraints []map[string]any
 }
 
@@ -61,6 +62,9 @@ func (in *taskInput) mergeAction(action string, sub *taskInput) {
 		in.add(n, sub.props[n], false, action)
 	}
 	in.mergeDefs(sub.defs)
+	for _, c := range sub.constraints {
+		in.constraints = append(in.constraints, actionConstraint(action, c))
+	}
 	if len(sub.explicit) > 0 {
 		in.actionExplicit[action] = sub.explicit
 	}
@@ -79,7 +83,9 @@ func (in *taskInput) addOp(info *opInfo, action string) {
 		in.add(name, info.in.props[name], info.required[name] && action == "", action)
 	}
 	if action == "" {
-		in.constraints = info.in.constraints
+		// A copy: rewrites drop and rename checks in place, and other
+		// tools read the operation's too.
+		in.constraints = slices.Clone(info.in.constraints)
 	}
 	in.mergeDefs(info.defs)
 }
