@@ -17,7 +17,6 @@ import (
 	"syscall"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/errkind"
@@ -538,7 +537,7 @@ func fieldErrors(v any) []string {
 		if field == "" || reason == "" || len(out) >= maxFieldErrors {
 			return
 		}
-		out = append(out, strconv.Quote(field)+": "+clipRunes(reason, 160))
+		out = append(out, strconv.Quote(field)+": "+textkit.ClipRunes(reason, 160))
 	}
 	list := func(x any) {
 		arr, _ := x.([]any)
@@ -683,7 +682,7 @@ func htmlTitle(s string) string {
 
 // clipDetail shortens an upstream's words for a message, without the
 // control characters and invalid UTF-8 a hostile body may hold.
-func clipDetail(s string) string { return clipRunes(printable(s), maxDetailRunes) }
+func clipDetail(s string) string { return textkit.ClipRunes(printable(s), maxDetailRunes) }
 
 // printable drops control characters and replaces invalid UTF-8.
 func printable(s string) string {
@@ -693,14 +692,6 @@ func printable(s string) string {
 		}
 		return r
 	}, strings.ToValidUTF8(s, "\uFFFD"))
-}
-
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
 }
 
 // transportError maps a failure to get a (complete) response onto a

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
+
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
@@ -86,10 +88,10 @@ func summarizeArgs(args map[string]any, ss *sensitiveSet, cs *credentialSet) str
 			if shown := ss.logValue(v); shown != "" {
 				sb.WriteString(shown)
 			} else {
-				sb.WriteString(strconv.Quote(clipRunes(v, maxLoggedValue)))
+				sb.WriteString(strconv.Quote(textkit.ClipRunes(v, maxLoggedValue)))
 			}
 		case json.Number:
-			sb.WriteString(clipRunes(v.String(), maxLoggedValue))
+			sb.WriteString(textkit.ClipRunes(v.String(), maxLoggedValue))
 		default:
 			sb.WriteString(jsonschema.ShowValue(v))
 		}

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // The browser side of "connect your account", served on the HTTP
@@ -127,7 +129,7 @@ func (s *Server) serveCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if e := q.Get("error"); e != "" {
-		flowPage(w, http.StatusBadRequest, "The sign-in was not completed: the authorization server answered "+clipRunes(e, 60)+".", "Call the tool again to start over.")
+		flowPage(w, http.StatusBadRequest, "The sign-in was not completed: the authorization server answered "+textkit.ClipRunes(e, 60)+".", "Call the tool again to start over.")
 		return
 	}
 	code := q.Get("code")

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // The OAuth 2.0 client side of per_user and exchange schemes: requests
@@ -100,8 +102,8 @@ func (c *oauthClient) post(ctx context.Context, form url.Values, secrets ...stri
 	_ = json.Unmarshal(body, &ans)
 	secrets = append(secrets, c.secret)
 	if resp.StatusCode != http.StatusOK || ans.AccessToken == "" || ans.Error != "" {
-		return nil, &oauthError{status: resp.StatusCode, code: clipRunes(redactValues(ans.Error, nonEmpty(secrets)), 100),
-			desc: clipRunes(redactValues(ans.ErrorDescription, nonEmpty(secrets)), 300)}
+		return nil, &oauthError{status: resp.StatusCode, code: textkit.ClipRunes(redactValues(ans.Error, nonEmpty(secrets)), 100),
+			desc: textkit.ClipRunes(redactValues(ans.ErrorDescription, nonEmpty(secrets)), 300)}
 	}
 	return &ans, nil
 }

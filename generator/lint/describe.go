@@ -237,7 +237,7 @@ func resourceOf(path string) (res string) {
 
 // lookupVerbs start action segments that only read the resource another
 // way (findByStatus), so such tools overlap with plain reads.
-var lookupVerbs = wordSet("find search list get query lookup filter")
+var lookupVerbs = oa2mcpimpl.WordSet("find search list get query lookup filter")
 
 func isAction(seg string) bool {
 	words := nameWords(mapping.SnakeCase(seg))
@@ -252,5 +252,5 @@ func isAction(seg string) bool {
 	return verbs[words[0]]
 }
 
-var singleActions = wordSet(`activate approve archive cancel close confirm count deactivate disable enable export find
+var singleActions = oa2mcpimpl.WordSet(`activate approve archive cancel close confirm count deactivate disable enable export find
 import login logout pause publish query refresh reject reopen restart resume search start stop sync unpublish validate verify`)

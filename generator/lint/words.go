@@ -5,11 +5,12 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // verbs start verb-object tool names. The list is generous: a name
 // starting with any of them reads as an action.
-var verbs = wordSet(`abort accept acknowledge activate add adjust allocate analyze append apply approve archive
+var verbs = oa2mcpimpl.WordSet(`abort accept acknowledge activate add adjust allocate analyze append apply approve archive
 assign attach authenticate authorize backup batch block book bulk calculate call cancel capture change
 check checkout claim clear clone close collect commit compare complete compute configure confirm connect convert copy
 count create deactivate decline decrypt delete deny deploy describe detach detect disable disconnect dismiss download
@@ -27,11 +28,11 @@ allow answer ask assess bill bind borrow buy charge classify comment compose del
 fix hide hold lend measure pin plan prepare rank rate recommend remind rent repair resend review sell ship unpin`)
 
 // creatingVerbs start names of tools that create lasting state.
-var creatingVerbs = wordSet(`add book borrow buy create generate init initiate insert invite issue open order place purchase
+var creatingVerbs = oa2mcpimpl.WordSet(`add book borrow buy create generate init initiate insert invite issue open order place purchase
 register reserve schedule start submit subscribe upload upsert`)
 
 // destructiveVerbs start names of tools that destroy or cancel.
-var destructiveVerbs = wordSet(`cancel delete destroy drop erase kill purge remove revoke terminate uninstall void wipe`)
+var destructiveVerbs = oa2mcpimpl.WordSet(`cancel delete destroy drop erase kill purge remove revoke terminate uninstall void wipe`)
 
 // IsVerb reports whether the lower-case word is one of the verbs a
 // verb-object tool name may start with. generator/scaffold names its
@@ -49,14 +50,6 @@ func IsActionSegment(seg string) bool { return isAction(seg) }
 // IsDestructiveVerb reports whether a tool name starting with the
 // lower-case word deletes or cancels something (delete, cancel, revoke).
 func IsDestructiveVerb(word string) bool { return destructiveVerbs[word] }
-
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
 
 // nameWords splits a tool name into lower-case words at "_", "-", "."
 // and camel-case humps.

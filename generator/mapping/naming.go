@@ -65,6 +65,21 @@ func isWordBoundary(runes []rune, i int) bool {
 	return unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1])
 }
 
+// ClipName shortens a snake (or kebab) name a person will read and edit
+// (init's drafts) to at most max bytes, at a word boundary where one is
+// near. Generated names are shortened by shorten instead, which keeps
+// distinct long names distinct.
+func ClipName(name string, max int) string {
+	if len(name) <= max {
+		return name
+	}
+	name = name[:max]
+	if i := strings.LastIndexAny(name, "_-"); i > max/2 {
+		name = name[:i]
+	}
+	return strings.Trim(name, "_-")
+}
+
 // shorten caps name at max bytes. A long name keeps its head and gets an
 // 8-hex-digit digest of the full name, so distinct long names stay
 // distinct and the result is the same on every run.

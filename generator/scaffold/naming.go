@@ -118,7 +118,7 @@ func idName(o *opInfo) string {
 	default:
 		out = append(out, o.shape.noun)
 	}
-	return clipName(join(out...), 40)
+	return mapping.ClipName(join(out...), 40)
 }
 
 // isQuery reports an operation that only reads although its method is
@@ -222,7 +222,7 @@ func rootNoun(o *opInfo) string {
 	if len(words) > 0 && lint.IsVerb(words[0]) {
 		words = words[1:]
 	}
-	if n := clipName(join(words...), 30); n != "" {
+	if n := mapping.ClipName(join(words...), 30); n != "" {
 		return n
 	}
 	return "api"
@@ -233,7 +233,7 @@ func rootNoun(o *opInfo) string {
 func uniqueNames(cands []*candidate, maxLen int) {
 	seen := map[string]bool{}
 	for _, c := range cands {
-		base := clipName(c.name, maxLen-3)
+		base := mapping.ClipName(c.name, maxLen-3)
 		name := base
 		for n := 2; seen[name]; n++ {
 			name = fmt.Sprintf("%s_%d", base, n)
@@ -343,7 +343,7 @@ func uniqueActions(names []string) {
 		if n == "" || !unicode.IsLetter(rune(n[0])) {
 			n = "do_" + n
 		}
-		base := clipName(n, 40)
+		base := mapping.ClipName(n, 40)
 		n = base
 		for k := 2; seen[n]; k++ {
 			n = fmt.Sprintf("%s_%d", base, k)
@@ -351,19 +351,6 @@ func uniqueActions(names []string) {
 		seen[n] = true
 		names[i] = n
 	}
-}
-
-// clipName shortens a snake name to at most max characters, at a word
-// boundary where one is near.
-func clipName(name string, max int) string {
-	if len(name) <= max {
-		return name
-	}
-	name = name[:max]
-	if i := strings.LastIndexByte(name, '_'); i > max/2 {
-		name = name[:i]
-	}
-	return strings.Trim(name, "_")
 }
 
 // join joins non-empty parts with "_".

@@ -3,6 +3,9 @@ package scaffold
 import (
 	"strings"
 	"unicode"
+
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // maxPrefix keeps the tool prefix short: every tool name carries it, and
@@ -48,7 +51,7 @@ func namesFor(title string) serverNames {
 		if connectorWords[w] && len(words) > 0 {
 			break
 		}
-		if genericWords[w] || connectorWords[w] || versionRE.MatchString(w) || isDigits(w) {
+		if genericWords[w] || connectorWords[w] || versionRE.MatchString(w) || oa2mcpimpl.IsDigits(w) {
 			continue
 		}
 		words = append(words, w)
@@ -63,16 +66,12 @@ func namesFor(title string) serverNames {
 	if len(words) == 0 {
 		words = []string{"api"}
 	}
-	name := clipName(strings.Join(words, "-"), maxPrefix)
+	name := mapping.ClipName(strings.Join(words, "-"), maxPrefix)
 	return serverNames{name: name, prefix: strings.ReplaceAll(name, "-", "_")}
 }
 
 func notASCIIAlnum(r rune) bool {
 	return r >= unicode.MaxASCII || !(unicode.IsLetter(r) || unicode.IsDigit(r))
-}
-
-func isDigits(s string) bool {
-	return strings.Trim(s, "0123456789") == ""
 }
 
 // maxToolName is the longest draft tool name: with the prefix and "_" it

@@ -33,3 +33,9 @@ func Clip(s string, max int) string { return textkit.Clip(s, max) }
 
 // JoinList renders items as prose: "a, b and c".
 func JoinList(items []string) string { return textkit.JoinList(items) }
+
+// IsDigits reports whether s holds only the ASCII digits 0-9 (true for "").
+func IsDigits(s string) bool { return textkit.IsDigits(s) }
+
+// WordSet turns a space-separated list of words into a set.
+func WordSet(list string) map[string]bool { return textkit.WordSet(list) }

@@ -43,3 +43,20 @@ func runeStart(s string, max int) int {
 	}
 	return max
 }
+
+// ClipRunes shortens s to its first n runes, marking the cut with "…"
+// (not counted in n). Unlike Clip it never looks for a sentence or word
+// end: it keeps a quoted detail (an upstream's message, a logged value)
+// as the peer wrote it, only shorter. Text that fits is returned
+// unchanged.
+func ClipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for range n {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i] + ellipsis
+}

@@ -33,7 +33,7 @@ func randomText(r *rand.Rand, n int) string {
 
 // TestTextRulesRandomised checks, for seeded random prose: Clip never
 // returns invalid UTF-8 or more than its limit, and leaves text that fits
-// unchanged; the first sentence is a prefix of the plain text and never
+// unchanged; ClipRunes keeps exactly the first runes; the first sentence is a prefix of the plain text and never
 // ends right after an abbreviation; FirstSentence keeps its limit.
 func TestTextRulesRandomised(t *testing.T) {
 	seed := testseed.Seed(t)
@@ -66,6 +66,14 @@ func checkTextRules(raw string, max int) string {
 		return "Clip changed text that fits"
 	case !strings.HasPrefix(raw, strings.TrimSuffix(c, ellipsis)):
 		return "Clip's result is no prefix of its input"
+	}
+	switch r := ClipRunes(raw, max); {
+	case !utf8.ValidString(r):
+		return "ClipRunes returned invalid UTF-8"
+	case utf8.RuneCountInString(raw) <= max && r != raw:
+		return "ClipRunes changed text that fits"
+	case utf8.RuneCountInString(raw) > max && (r != string([]rune(raw)[:max])+ellipsis):
+		return "ClipRunes did not keep exactly the first runes: " + r
 	}
 	plain := PlainText(raw)
 	if !utf8.ValidString(plain) {
