@@ -77,13 +77,6 @@ type Server struct {
 	UpstreamAuth map[string]*UpstreamAuth `yaml:"upstream_auth" json:"upstream_auth"`
 }
 
-// Upstream authentication modes of UpstreamAuth.Mode.
-const (
-	ModeService  = "service"
-	ModePerUser  = "per_user"
-	ModeExchange = "exchange"
-)
-
 // UpstreamAuth is the upstream authentication of one security scheme.
 type UpstreamAuth struct {
 	// Mode is "service" (default), "per_user" (OAuth 2.0 authorization

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/runtime"
 )
 
 // checkUpstreamAuth checks server.upstream_auth without the spec: known
@@ -45,27 +46,27 @@ func (f *File) checkUpstreamAuth(l *diag.List) {
 func (f *File) checkUpstreamMode(a *UpstreamAuth, name, path string, l *diag.List) {
 	mode := a.Mode
 	switch mode {
-	case "", ModeService, ModePerUser, ModeExchange:
+	case "", runtime.ModeService, runtime.ModePerUser, runtime.ModeExchange:
 	default:
 		l.Errorf(f.Pos(path+".mode"), `use "service", "per_user" or "exchange"`, "unknown upstream_auth.%s.mode %q", name, mode)
 		return
 	}
 	if mode == "" {
-		mode = ModeService
+		mode = runtime.ModeService
 	}
 	only := func(key, value, modes string) {
 		if value != "" && !strings.Contains(modes, mode) {
 			l.Errorf(f.Pos(path+"."+key), "remove it, or set mode: "+strings.ReplaceAll(modes, " ", " or "), "upstream_auth.%s.%s has no meaning in mode %s", name, key, mode)
 		}
 	}
-	only("authorization_url", a.AuthorizationURL, ModePerUser)
-	only("token_url", a.TokenURL, ModePerUser+" "+ModeExchange)
-	only("audience", a.Audience, ModeExchange)
-	only("resource", a.Resource, ModeExchange)
-	if len(a.Scopes) > 0 && mode != ModePerUser {
+	only("authorization_url", a.AuthorizationURL, runtime.ModePerUser)
+	only("token_url", a.TokenURL, runtime.ModePerUser+" "+runtime.ModeExchange)
+	only("audience", a.Audience, runtime.ModeExchange)
+	only("resource", a.Resource, runtime.ModeExchange)
+	if len(a.Scopes) > 0 && mode != runtime.ModePerUser {
 		l.Errorf(f.Pos(path+".scopes"), "remove it, or set mode: per_user", "upstream_auth.%s.scopes has no meaning in mode %s", name, mode)
 	}
-	if mode == ModeExchange && a.TokenURL == "" {
+	if mode == runtime.ModeExchange && a.TokenURL == "" {
 		l.Errorf(f.Pos(path), "add token_url: the authorization server's token endpoint that performs RFC 8693 token exchange", "upstream_auth.%s in mode exchange has no token_url", name)
 	}
 }

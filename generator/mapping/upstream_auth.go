@@ -39,14 +39,14 @@ func applyUpstreamAuth(doc *load.Document, ov *overrides.File, schemes map[strin
 			problems.Errorf(at, "remove it: only oauth2 and openIdConnect schemes have per-user tokens", "upstream_auth.%s: the scheme is of type %s, not oauth2 or openIdConnect", name, describeType(spec))
 			continue
 		}
-		if a.Mode == "" || a.Mode == overrides.ModeService {
+		if a.Mode == "" || a.Mode == runtime.ModeService {
 			continue
 		}
 		ua := &runtime.UpstreamAuth{Mode: a.Mode, AuthorizationURL: a.AuthorizationURL, TokenURL: a.TokenURL,
 			Scopes: sortedUnique(a.Scopes), Audience: a.Audience, Resource: a.Resource}
 		env := prefix + "_" + envName(name)
 		ua.ClientIDEnv, ua.ClientSecretEnv = env+"_CLIENT_ID", env+"_CLIENT_SECRET"
-		if a.Mode == overrides.ModePerUser && !endpointsFromFlow(ua, spec, name, at, problems) {
+		if a.Mode == runtime.ModePerUser && !endpointsFromFlow(ua, spec, name, at, problems) {
 			continue
 		}
 		s := schemes[name]
