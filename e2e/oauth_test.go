@@ -73,6 +73,7 @@ func TestPerUserOAuth(t *testing.T) {
 	t.Run("state_replayed_swapped_or_forged_is_refused", s.stateChecks)
 	t.Run("disconnect_forgets_the_account", s.disconnect)
 	t.Run("redis_holds_no_readable_token_and_replicas_share", s.redisReplicas)
+	t.Run("stdio_callers_connect_through_an_http_replica", s.stdioCallers)
 }
 
 // twoCallers: alice and bob each connect their own account on first use
