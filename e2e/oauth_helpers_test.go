@@ -47,6 +47,8 @@ const (
 	mcpRedirect      = "http://127.0.0.1:1/callback" // never fetched: the browser stops there
 	serverClientID   = "notes-mcp"
 	serverSecret     = "notes-mcp-secret"
+	signInClientID   = "notes-signin" // the servers' caller check (redirect PUBLIC_URL/oauth2/signed-in)
+	signInSecret     = "notes-signin-secret"
 	apiClientID      = "notes-api"
 	apiSecret        = "notes-api-secret"
 	exchangeAudience = "notes-api"
@@ -89,9 +91,10 @@ func startOAuthWorld(t *testing.T, o worldOptions) *oauthWorld {
 	if o.accessLifetime == 0 {
 		o.accessLifetime = 5 * time.Minute
 	}
-	var redirects []string
+	var redirects, signedIn []string
 	for _, u := range o.publicURLs {
 		redirects = append(redirects, u+"/oauth2/callback")
+		signedIn = append(signedIn, u+"/oauth2/signed-in")
 	}
 	var users []string
 	for u, p := range passwords {
@@ -101,6 +104,7 @@ func startOAuthWorld(t *testing.T, o worldOptions) *oauthWorld {
 		"--access-token-lifetime", o.accessLifetime.String(),
 		"--client", mcpClientID + "::" + mcpRedirect,
 		"--client", serverClientID + ":" + serverSecret + ":" + strings.Join(redirects, ","),
+		"--client", signInClientID + ":" + signInSecret + ":" + strings.Join(signedIn, ","),
 		"--client", apiClientID + ":" + apiSecret + ":http://127.0.0.1:1/unused"}
 	if len(o.denyExchange) > 0 {
 		args = append(args, "--deny-exchange", strings.Join(o.denyExchange, ","))
@@ -200,7 +204,7 @@ func (b *browser) visit(t *testing.T, start, stopAt string) page {
 	t.Helper()
 	next, err := url.Parse(start)
 	must(t, err)
-	for hop := 0; hop < 12; hop++ {
+	for hop := 0; hop < 24; hop++ {
 		if stopAt != "" && strings.HasPrefix(next.String(), stopAt) {
 			return page{url: next}
 		}
@@ -222,7 +226,7 @@ func (b *browser) visit(t *testing.T, start, stopAt string) page {
 		}
 		return page{url: next, status: resp.StatusCode, body: string(body)}
 	}
-	t.Fatalf("%s's browser: more than 12 redirects from %s", b.user, start)
+	t.Fatalf("%s's browser: more than 24 redirects from %s", b.user, start)
 	return page{}
 }
 
@@ -344,6 +348,7 @@ type serverRun struct {
 	addr     string   // 127.0.0.1:PORT, reserved by freeAddrs
 	key      string   // NOTES_TOKEN_KEY
 	redisURL string   // handle store; empty: memory
+	signIn   bool     // check that whoever opens a connect link is its caller
 	extra    []string // more flags
 }
 
@@ -358,6 +363,9 @@ func (s notesServer) start(t *testing.T, w *oauthWorld, r serverRun) string {
 	}
 	if r.redisURL != "" {
 		env = append(env, "NOTES_HANDLE_STORE="+r.redisURL)
+	}
+	if r.signIn {
+		env = append(env, "NOTES_SIGNIN_CLIENT_ID="+signInClientID, "NOTES_SIGNIN_CLIENT_SECRET="+signInSecret)
 	}
 	args := append([]string{"--transport", "http", "--addr", r.addr, "--base-url", w.notesURL,
 		"--auth-jwks", w.issuer + "/keys", "--auth-issuer", w.issuer, "--auth-audience", mcpClientID}, r.extra...)

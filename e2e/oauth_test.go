@@ -74,6 +74,7 @@ func TestPerUserOAuth(t *testing.T) {
 	t.Run("disconnect_forgets_the_account", s.disconnect)
 	t.Run("redis_holds_no_readable_token_and_replicas_share", s.redisReplicas)
 	t.Run("stdio_callers_connect_through_an_http_replica", s.stdioCallers)
+	t.Run("forwarded_link_is_refused_by_the_caller_check", s.forwardedLink)
 }
 
 // twoCallers: alice and bob each connect their own account on first use

@@ -256,6 +256,7 @@ func httpMux(srv *Server) *http.ServeMux {
 		// flow's state authenticates it.
 		mux.Handle(startPath, h)
 		mux.Handle(callbackPath, h)
+		mux.Handle(signedInPath, h)
 	}
 	if h := srv.ProtectedResourceHandler(); h != nil {
 		mux.Handle(wellKnownResource, h)

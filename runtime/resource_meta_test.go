@@ -5,12 +5,8 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
-	"encoding/base64"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -40,22 +36,14 @@ func resourceMetaServer(t *testing.T, a *AuthOptions) *httptest.Server {
 	return hs
 }
 
-// ecJWKS writes a JWKS file with one P-256 key.
+// ecJWKS writes a JWKS file with one fresh P-256 key.
 func ecJWKS(t *testing.T) string {
 	t.Helper()
 	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b64 := func(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
-	x, y := make([]byte, 32), make([]byte, 32)
-	k.X.FillBytes(x)
-	k.Y.FillBytes(y)
-	path := filepath.Join(t.TempDir(), "jwks.json")
-	if err := os.WriteFile(path, []byte(fmt.Sprintf(`{"keys":[{"kty":"EC","kid":"k1","crv":"P-256","x":%q,"y":%q}]}`, b64(x), b64(y))), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return jwksFile(t, k)
 }
 
 // challenge posts to /mcp without a token and returns the

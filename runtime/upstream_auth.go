@@ -39,8 +39,9 @@ type upstreamAuth struct {
 	vault     *tokenVault // nil when tokens come from supply
 	supply    UpstreamTokenFunc
 	schemes   map[string]*userScheme
-	publicURL string // without a trailing "/"
-	secure    bool   // publicURL is https: cookies are Secure
+	publicURL string       // without a trailing "/"
+	signIn    *signInCheck // the caller check of connect links; nil: none
+	secure    bool         // publicURL is https: cookies are Secure
 	now       func() time.Time
 	logger    *slog.Logger
 }
@@ -103,9 +104,16 @@ func (s *Server) initUpstreamAuth(spec *ServerDef, opts *Options, prefix string)
 			problems = append(problems, fmt.Sprintf("$%s_PUBLIC_URL %q is not an http(s) base URL without query", prefix, pub))
 		}
 		u.publicURL, u.secure = pub, strings.HasPrefix(pub, "https:")
+		var more []string
+		u.signIn, more = s.initSignIn(opts, prefix)
+		problems = append(problems, more...)
 	}
 	if len(problems) > 0 {
 		return errors.New("upstream accounts: " + strings.Join(problems, "; "))
+	}
+	if perUser && u.signIn == nil {
+		s.logger.Warn("connect links are not checked against their caller: a link forwarded to someone else lets that person connect their account to the caller; set $" +
+			prefix + "_SIGNIN_CLIENT_ID (a client at the MCP authorization server, redirect URI $" + prefix + "_PUBLIC_URL/oauth2/signed-in) to check it (docs/state-and-auth.md)")
 	}
 	return nil
 }

@@ -341,12 +341,13 @@ func TestTokenExchange(t *testing.T) {
 // key, with a bad one, or without a public URL, and says what to set.
 func TestUpstreamAuthStartup(t *testing.T) {
 	as := newTestAS(t)
-	for _, tc := range []struct{ key, public, want string }{
-		{"", "http://127.0.0.1:1", "set $CAL_TOKEN_KEY"},
-		{"c2hvcnQ=", "http://127.0.0.1:1", "decodes to 5 bytes"},
-		{testTokenKey, "", "set $CAL_PUBLIC_URL"},
+	for _, tc := range []struct{ key, public, signIn, want string }{
+		{"", "http://127.0.0.1:1", "", "set $CAL_TOKEN_KEY"},
+		{"c2hvcnQ=", "http://127.0.0.1:1", "", "decodes to 5 bytes"},
+		{testTokenKey, "", "", "set $CAL_PUBLIC_URL"},
+		{testTokenKey, "http://127.0.0.1:1", "cal-signin", "$CAL_SIGNIN_CLIENT_ID needs JWT verification with an issuer"},
 	} {
-		env := map[string]string{"CAL_TOKEN_KEY": tc.key, "CAL_PUBLIC_URL": tc.public, "CAL_CAL_OAUTH_CLIENT_ID": "x", "CAL_CORP_OAUTH_CLIENT_ID": "x"}
+		env := map[string]string{"CAL_TOKEN_KEY": tc.key, "CAL_PUBLIC_URL": tc.public, "CAL_CAL_OAUTH_CLIENT_ID": "x", "CAL_CORP_OAUTH_CLIENT_ID": "x", "CAL_SIGNIN_CLIENT_ID": tc.signIn}
 		_, err := NewServer(calDef(as, "http://127.0.0.1:1"), Options{Getenv: func(k string) string { return env[k] }})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("key %q public %q: got %v, want %q", tc.key, tc.public, err, tc.want)

@@ -44,6 +44,10 @@ type stateRecord struct {
 	Verifier string   `json:"v"`
 	Browser  string   `json:"b"` // digest of the cookie's value
 	Exp      int64    `json:"e"`
+	// SignIn marks the state of a caller check at the MCP issuer
+	// (upstream_signin.go), with the nonce its ID token must carry.
+	SignIn bool   `json:"i,omitempty"`
+	Nonce  string `json:"n,omitempty"`
 }
 
 // UpstreamAuthHandler serves /oauth2/start and /oauth2/callback, the
@@ -58,6 +62,9 @@ func (s *Server) UpstreamAuthHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+startPath, s.serveStart)
 	mux.HandleFunc("GET "+callbackPath, s.serveCallback)
+	if u.signIn != nil {
+		mux.HandleFunc("GET "+signedInPath, s.serveSignedIn)
+	}
 	return mux
 }
 
@@ -96,21 +103,42 @@ func (s *Server) serveStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = u.vault.delete(ctx, key)
+	if u.signIn != nil {
+		s.redirectToSignIn(w, r, rec)
+		return
+	}
+	s.redirectToUpstream(w, r, rec)
+}
+
+// redirectToUpstream starts the upstream sign-in of a flow: state S1 and
+// the scheme's authorization endpoint.
+func (s *Server) redirectToUpstream(w http.ResponseWriter, r *http.Request, rec flowRecord) {
+	u := s.upstream
 	us := u.schemes[rec.Scheme]
+	st := stateRecord{Sub: rec.Sub, Scheme: rec.Scheme, Scopes: rec.Scopes, Exp: rec.Exp}
+	q := url.Values{"response_type": {"code"}, "client_id": {us.client.id}, "redirect_uri": {u.redirectURI()}}
+	if len(rec.Scopes) > 0 {
+		q.Set("scope", joinScopes(rec.Scopes))
+	}
+	s.redirectWithState(w, r, st, us.def.UpstreamAuth.AuthorizationURL, q)
+}
+
+// redirectWithState stores st under a new state with a new PKCE
+// verifier, binds it to this browser with a cookie, and sends the
+// browser to target with q, the state and the code challenge.
+func (s *Server) redirectWithState(w http.ResponseWriter, r *http.Request, st stateRecord, target string, q url.Values) {
+	u := s.upstream
 	state, verifier, browser := randomToken(), randomToken(), randomToken()
-	st := stateRecord{Sub: rec.Sub, Scheme: rec.Scheme, Scopes: rec.Scopes, Verifier: verifier, Browser: secretDigest(browser), Exp: rec.Exp}
-	if err := u.vault.put(ctx, u.vault.key("us", state), st, time.Unix(rec.Exp, 0).Sub(u.now())+time.Minute); err != nil {
+	st.Verifier, st.Browser = verifier, secretDigest(browser)
+	if err := u.vault.put(r.Context(), u.vault.key("us", state), st, time.Unix(st.Exp, 0).Sub(u.now())+time.Minute); err != nil {
 		flowPage(w, http.StatusServiceUnavailable, "This server cannot start the sign-in right now.", "Call the tool again in a few seconds.")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: stateCookie(state), Value: browser, Path: u.cookiePath(), MaxAge: int(flowTTL.Seconds()),
 		HttpOnly: true, Secure: u.secure, SameSite: http.SameSiteLaxMode})
-	q := url.Values{"response_type": {"code"}, "client_id": {us.client.id}, "redirect_uri": {u.redirectURI()},
-		"state": {state}, "code_challenge": {pkceChallenge(verifier)}, "code_challenge_method": {"S256"}}
-	if len(rec.Scopes) > 0 {
-		q.Set("scope", joinScopes(rec.Scopes))
-	}
-	target := us.def.UpstreamAuth.AuthorizationURL
+	q.Set("state", state)
+	q.Set("code_challenge", pkceChallenge(verifier))
+	q.Set("code_challenge_method", "S256")
 	sep := "?"
 	if strings.Contains(target, "?") {
 		sep = "&"
@@ -120,10 +148,20 @@ func (s *Server) serveStart(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, target+sep+q.Encode(), http.StatusFound)
 }
 
+// clearStateCookie removes a finished state's browser binding.
+func (s *Server) clearStateCookie(w http.ResponseWriter, state string) {
+	u := s.upstream
+	http.SetCookie(w, &http.Cookie{Name: stateCookie(state), Value: "", Path: u.cookiePath(), MaxAge: -1, HttpOnly: true, Secure: u.secure, SameSite: http.SameSiteLaxMode})
+}
+
 func (s *Server) serveCallback(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
 	st, problem := s.takeState(ctx, r, q.Get("state"))
+	if problem == "" && st.SignIn {
+		// A caller check's state is no upstream sign-in's.
+		problem = "This sign-in is unknown, expired or already finished."
+	}
 	if problem != "" {
 		flowPage(w, http.StatusBadRequest, problem, "Call the tool again to get a new link.")
 		return
@@ -151,7 +189,7 @@ func (s *Server) serveCallback(w http.ResponseWriter, r *http.Request) {
 		flowPage(w, http.StatusServiceUnavailable, "The account was authorized but could not be stored.", "Call the tool again in a few seconds to start over.")
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: stateCookie(q.Get("state")), Value: "", Path: u.cookiePath(), MaxAge: -1, HttpOnly: true, Secure: u.secure, SameSite: http.SameSiteLaxMode})
+	s.clearStateCookie(w, q.Get("state"))
 	flowPage(w, http.StatusOK, "Your "+st.Scheme+" account is connected.", "You can close this window and go back: call the tool again.")
 }
 

@@ -43,6 +43,7 @@ type tokenAnswer struct {
 	TokenType        string          `json:"token_type"`
 	ExpiresIn        json.RawMessage `json:"expires_in"`
 	RefreshToken     string          `json:"refresh_token"`
+	IDToken          string          `json:"id_token"`
 	Scope            string          `json:"scope"`
 	Error            string          `json:"error"`
 	ErrorDescription string          `json:"error_description"`

@@ -14,6 +14,8 @@ Environment:
 	NOTES_NOTES_AUTH_CLIENT_SECRET	OAuth client secret for scheme notesAuth
 	NOTES_TOKEN_KEY	key that encrypts callers' stored upstream tokens (base64 of 32 bytes)
 	NOTES_PUBLIC_URL	external base URL; the redirect URI is PUBLIC_URL/oauth2/callback
+	NOTES_SIGNIN_CLIENT_ID	client that checks who opens a connect link
+	NOTES_SIGNIN_CLIENT_SECRET	secret of the sign-in check's client
 */
 package notes
 

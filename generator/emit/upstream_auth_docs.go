@@ -33,7 +33,9 @@ func upstreamAuthDocs(srv *ir.Server) []docCredential {
 	}
 	out = append(out, docCredential{Env: srv.EnvPrefix + "_TOKEN_KEY", Meaning: "base64 of 32 random bytes (`openssl rand -base64 32`), the same on every replica: callers' upstream tokens are stored AES-256-GCM encrypted with it; required", Short: "key that encrypts callers' stored upstream tokens (base64 of 32 bytes)"})
 	if perUser {
-		out = append(out, docCredential{Env: srv.EnvPrefix + "_PUBLIC_URL", Meaning: "this server's external base URL, e.g. `https://mcp.example.com`; register `$" + srv.EnvPrefix + "_PUBLIC_URL/oauth2/callback` as the client's redirect URI (served on the HTTP listener); required", Short: "external base URL; the redirect URI is PUBLIC_URL/oauth2/callback"})
+		out = append(out, docCredential{Env: srv.EnvPrefix + "_PUBLIC_URL", Meaning: "this server's external base URL, e.g. `https://mcp.example.com`; register `$" + srv.EnvPrefix + "_PUBLIC_URL/oauth2/callback` as the client's redirect URI (served on the HTTP listener); required", Short: "external base URL; the redirect URI is PUBLIC_URL/oauth2/callback"},
+			docCredential{Env: srv.EnvPrefix + "_SIGNIN_CLIENT_ID", Meaning: "OpenID Connect client at the MCP authorization server (`--auth-issuer`), redirect URI `$" + srv.EnvPrefix + "_PUBLIC_URL/oauth2/signed-in`: whoever opens a connect link signs in there first and must be the caller it was made for, so a forwarded link connects nobody's account; recommended (the server warns at start without it)", Short: "client that checks who opens a connect link"},
+			docCredential{Env: srv.EnvPrefix + "_SIGNIN_CLIENT_SECRET", Meaning: "its client secret; leave unset for a public client", Short: "secret of the sign-in check's client"})
 	}
 	return out
 }

@@ -14,6 +14,8 @@ Environment:
 	UPSTREAMPERUSER_CALENDAR_OAUTH_CLIENT_SECRET	OAuth client secret for scheme calendar_oauth
 	UPSTREAMPERUSER_TOKEN_KEY	key that encrypts callers' stored upstream tokens (base64 of 32 bytes)
 	UPSTREAMPERUSER_PUBLIC_URL	external base URL; the redirect URI is PUBLIC_URL/oauth2/callback
+	UPSTREAMPERUSER_SIGNIN_CLIENT_ID	client that checks who opens a connect link
+	UPSTREAMPERUSER_SIGNIN_CLIENT_SECRET	secret of the sign-in check's client
 */
 package upstreamperuser
 
