@@ -33,11 +33,7 @@ import (
 // refuses the arguments against the body schema as the spec wrote it. A
 // failure prints the seed, the body schema and the arguments, minimised.
 func TestConditionalBodiesKeepTheirChecks(t *testing.T) {
-	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"text":"ok"}`))
-	}))
-	defer upstream.Close()
+	upstream := okUpstream(t)
 	accepted, refused := 0, 0
 	for seed := uint64(1); seed <= 40; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 2020))
@@ -298,4 +294,14 @@ func queryParameter(name string) string {
 		return ""
 	}
 	return fmt.Sprintf(`"parameters":[{"name":%q,"in":"query","schema":{"type":"string"}}],`, name)
+}
+
+// okUpstream answers every request with {"text":"ok"}.
+func okUpstream(t *testing.T) *httptest.Server {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"text":"ok"}`))
+	}))
+	t.Cleanup(upstream.Close)
+	return upstream
 }

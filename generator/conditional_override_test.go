@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -18,16 +16,12 @@ import (
 // override file that renames one of the inputs they name, or makes the
 // operation one action of an action tool (with or without such a rename
 // in the action's own input:), and through the collision rule (a query
-// parameter of the same name makes the body field body_NAME). Invariant, for any body, file and
-// arguments: the server refuses a call exactly when an independent
-// validator refuses the arguments, with the names translated back,
-// against the body schema as the spec wrote it.
+// parameter of the same name makes the body field body_NAME).
+// Invariant, for any body, file and arguments: the server refuses a call
+// exactly when an independent validator refuses the arguments, with the
+// names translated back, against the body schema as the spec wrote it.
 func TestConditionalChecksFollowTheOverrideFile(t *testing.T) {
-	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"text":"ok"}`))
-	}))
-	defer upstream.Close()
+	upstream := okUpstream(t)
 	shapes := map[string]int{}
 	accepted, refused := 0, 0
 	for seed := uint64(1); seed <= 60; seed++ {

@@ -20,11 +20,10 @@ import (
 // and so may break whenever inputs change.
 func constraintNames(c map[string]any) (names map[string]bool, opaque bool) {
 	names = map[string]bool{}
-	var walk func(s map[string]any)
-	walk = func(s map[string]any) {
+	sameLevel(c, func(s map[string]any) {
 		for key, v := range s {
 			switch key {
-			case "properties":
+			case "properties", "dependentSchemas":
 				m, _ := v.(map[string]any)
 				for n := range m {
 					names[n] = true
@@ -41,31 +40,12 @@ func constraintNames(c map[string]any) (names map[string]bool, opaque bool) {
 						names[d] = true
 					}
 				}
-			case "dependentSchemas":
-				m, _ := v.(map[string]any)
-				for n, sub := range m {
-					names[n] = true
-					if sm, ok := sub.(map[string]any); ok {
-						walk(sm)
-					}
-				}
-			case "allOf", "anyOf", "oneOf":
-				for _, sub := range asSlice(v) {
-					if sm, ok := sub.(map[string]any); ok {
-						walk(sm)
-					}
-				}
-			case "not", "if", "then", "else":
-				if sm, ok := v.(map[string]any); ok {
-					walk(sm)
-				}
 			case "additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties",
 				"minProperties", "maxProperties", "$ref", "$dynamicRef", "const", "enum":
 				opaque = true
 			}
 		}
-	}
-	walk(c)
+	})
 	return names, opaque
 }
 
@@ -73,7 +53,6 @@ func constraintNames(c map[string]any) (names map[string]bool, opaque bool) {
 // at once (old name -> new name), so that one rename's result is never
 // taken for another's source.
 func renamedConstraint(c map[string]any, names map[string]string) map[string]any {
-	out := deepCopy(c)
 	newName := func(n string) string {
 		if to, ok := names[n]; ok {
 			return to
@@ -87,43 +66,52 @@ func renamedConstraint(c map[string]any, names map[string]string) map[string]any
 		}
 		return l
 	}
-	var walk func(s map[string]any)
-	walk = func(s map[string]any) {
-		for _, key := range slices.Sorted(maps.Keys(s)) {
-			switch v := s[key]; key {
-			case "properties", "dependentRequired", "dependentSchemas":
-				m, _ := v.(map[string]any)
-				renamed := map[string]any{}
-				for _, n := range slices.Sorted(maps.Keys(m)) {
-					sub := m[n]
-					switch {
-					case key == "dependentSchemas":
-						if sm, ok := sub.(map[string]any); ok {
-							walk(sm)
-						}
-					case key == "dependentRequired":
-						sub = rename(sub)
-					}
-					renamed[newName(n)] = sub
+	out := deepCopy(c)
+	sameLevel(out, func(s map[string]any) {
+		for _, key := range []string{"properties", "dependentRequired", "dependentSchemas"} {
+			m, ok := s[key].(map[string]any)
+			if !ok {
+				continue
+			}
+			renamed := map[string]any{}
+			for n, sub := range m {
+				if key == "dependentRequired" {
+					sub = rename(sub)
 				}
-				s[key] = renamed
-			case "required":
-				s[key] = rename(v)
-			case "allOf", "anyOf", "oneOf":
-				for _, sub := range asSlice(v) {
-					if sm, ok := sub.(map[string]any); ok {
-						walk(sm)
-					}
-				}
-			case "not", "if", "then", "else":
-				if sm, ok := v.(map[string]any); ok {
-					walk(sm)
-				}
+				renamed[newName(n)] = sub
+			}
+			s[key] = renamed
+		}
+		if v, ok := s["required"]; ok {
+			s["required"] = rename(v)
+		}
+	})
+	return out
+}
+
+// sameLevel calls fn on check c and then on every schema within it that
+// constrains the same object: combinator arms, not/if/then/else and
+// dependentSchemas (read after fn, which may replace their maps).
+func sameLevel(c map[string]any, fn func(s map[string]any)) {
+	fn(c)
+	for _, key := range []string{"allOf", "anyOf", "oneOf"} {
+		for _, sub := range asSlice(c[key]) {
+			if sm, ok := sub.(map[string]any); ok {
+				sameLevel(sm, fn)
 			}
 		}
 	}
-	walk(out)
-	return out
+	for _, key := range []string{"not", "if", "then", "else"} {
+		if sm, ok := c[key].(map[string]any); ok {
+			sameLevel(sm, fn)
+		}
+	}
+	deps, _ := c["dependentSchemas"].(map[string]any)
+	for _, n := range slices.Sorted(maps.Keys(deps)) {
+		if sm, ok := deps[n].(map[string]any); ok {
+			sameLevel(sm, fn)
+		}
+	}
 }
 
 // actionConstraint is check c of one action of an action tool: it holds
