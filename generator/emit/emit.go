@@ -50,27 +50,23 @@ const (
 // Emit returns the generated files keyed by slash-separated path relative
 // to the output folder.
 func Emit(srv *ir.Server) (map[string][]byte, error) {
-	jobs := []renderJob{{"oa2mcp_server.go", func() (*jen.File, error) { return serverFile(srv) }}}
+	jobs := []renderJob{{name: "oa2mcp_server.go", build: func() (*jen.File, error) { return serverFile(srv) }}}
 	for i, chunk := range chunkTools(srv.Tools) {
 		name := "oa2mcp_tools.go"
 		if i > 0 {
 			name = fmt.Sprintf("oa2mcp_tools_%d.go", i+1)
 		}
-		jobs = append(jobs, renderJob{name, func() (*jen.File, error) { return toolsFile(srv, chunk) }})
+		jobs = append(jobs, renderJob{name: name, build: func() (*jen.File, error) { return toolsFile(srv, chunk) }})
 	}
 	jobs = append(jobs, discoveryJobs(srv)...)
-	jobs = append(jobs, renderJob{path.Join("cmd", srv.Name, "main.go"), func() (*jen.File, error) { return mainFile(srv), nil }})
+	jobs = append(jobs, renderJob{name: path.Join("cmd", srv.Name, "main.go"), build: func() (*jen.File, error) { return mainFile(srv), nil }})
 	if !srv.NoCallTests {
-		jobs = append(jobs, renderJob{CallTestsFile, func() (*jen.File, error) { return callTestsFile(srv), nil }})
+		jobs = append(jobs, renderJob{name: CallTestsFile, build: func() (*jen.File, error) { return callTestsFile(srv), nil }},
+			renderJob{name: CallCasesFile, data: func() ([]byte, error) { return callCases(srv) }})
 	}
 	files, err := renderAll(jobs)
 	if err != nil {
 		return nil, err
-	}
-	if !srv.NoCallTests {
-		if files[CallCasesFile], err = callCases(srv); err != nil {
-			return nil, err
-		}
 	}
 	if err := addDocs(srv, files); err != nil {
 		return nil, err
@@ -81,10 +77,12 @@ func Emit(srv *ir.Server) (map[string][]byte, error) {
 	return files, nil
 }
 
-// renderJob is one Go file to build and render.
+// renderJob is one Go file to build and render, or (data set) one file
+// that is not Go, written beside the others.
 type renderJob struct {
 	name  string
 	build func() (*jen.File, error)
+	data  func() ([]byte, error)
 }
 
 // renderAll builds and renders the files concurrently: rendering (gofmt
@@ -104,6 +102,10 @@ func renderAll(jobs []renderJob) (map[string][]byte, error) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			if j.data != nil {
+				out[i], errs[i] = j.data()
+				return
+			}
 			f, err := j.build()
 			if err != nil {
 				errs[i] = err

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -126,5 +128,55 @@ func TestCaseFileRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("DecodeCases(%q) = %v, want an error with %q", c.data, err, c.want)
 		}
+	}
+}
+
+// recorder is a TB that keeps what it was told.
+type recorder struct{ errs []string }
+
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// TestRunFileBites: RunFile runs what the case file says, as the
+// generated tests call it: the passing cases pass, and each wrong
+// expectation is reported with its tool and case.
+func TestRunFileBites(t *testing.T) {
+	write := func(cases []oa2mcptest.Case) string {
+		s := shopSuite(cases...)
+		data, err := oa2mcptest.EncodeCases(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "oa2mcp_calls.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	var ok recorder
+	oa2mcptest.RunFile(&ok, shop(), write(passing))
+	if len(ok.errs) != 0 {
+		t.Errorf("the passing cases failed: %v", ok.errs)
+	}
+	wrong := []oa2mcptest.Case{
+		{Tool: "get_pet", Name: "500 as success", Args: `{"id":3}`, Fault: oa2mcptest.FaultStatus(500), WantUpstream: true},
+		{Tool: "get_pet", Name: "wrong kind", Args: `{"id":3}`, Fault: oa2mcptest.FaultStatus(404), WantError: true, WantKind: "timeout", WantUpstream: true},
+		{Tool: "list_pets", Name: "wrong page", Args: `{"offset":1}`, WantUpstream: true, WantPage: &oa2mcptest.Page{Items: 1, Total: 1, Next: -1, PageInput: "offset"}},
+		{Tool: "manage_pet", Name: "unused ignored", Args: `{"action":"remove","id":4,"name":"Tom"}`, WantUpstream: true},
+	}
+	var bad recorder
+	oa2mcptest.RunFile(&bad, shop(), write(wrong))
+	all := strings.Join(bad.errs, "\n")
+	for _, c := range wrong {
+		if !strings.Contains(all, c.Tool+" ["+c.Name+"]") {
+			t.Errorf("case %s [%s]: no failure reported:\n%s", c.Tool, c.Name, all)
+		}
+	}
+	var missing recorder
+	oa2mcptest.RunFile(&missing, shop(), filepath.Join(t.TempDir(), "none.json"))
+	if len(missing.errs) != 1 || !strings.Contains(missing.errs[0], "oa2mcp generate") {
+		t.Errorf("a missing case file: %v, want one error saying to regenerate", missing.errs)
 	}
 }
