@@ -84,17 +84,18 @@ func generateEntry(t *testing.T, corpus, mod string, e testenv.CorpusEntry) *cor
 }
 
 // callCasesEntry is the corpus entry whose generated call tests are run:
-// a real API with more tools than one file holds (197), so its cases
-// span two files, and quick enough to run in every suite (about 10 s).
+// a real API with more tools than one tools file holds (197), and quick
+// enough to run in every suite (about 10 s).
 const callCasesEntry = "twilio"
 
-// runCallCases runs the generated oa2mcp_calls_test.go of one entry.
+// runCallCases runs the generated oa2mcp_calls_test.go of one entry,
+// which reads its cases from testdata/oa2mcp_calls.json.
 func runCallCases(t *testing.T, mod string, r *corpusResult) {
 	if r == nil {
 		t.Fatalf("%s was not generated", callCasesEntry)
 	}
-	if _, err := os.Stat(filepath.Join(mod, r.entry.Name, "oa2mcp_calls_2_test.go")); err != nil {
-		t.Errorf("%d tools, but the call cases are in one file: %v", r.tools, err)
+	if _, err := os.Stat(filepath.Join(mod, r.entry.Name, "testdata", "oa2mcp_calls.json")); err != nil {
+		t.Errorf("%d tools, but no case file: %v", r.tools, err)
 	}
 	cmd := exec.Command("go", "test", "-count=1", "-run", "TestOA2MCPCallCases", "./"+r.entry.Name+"/")
 	cmd.Dir = mod

@@ -1,8 +1,9 @@
 // Command suite measures oa2mcp on the public spec corpus and, in the same
 // run, the npm peer openapi-mcp-generator, and prints Markdown tables:
-// generation time against a plain kin-openapi load, spec to runnable
-// server, generator peak RSS, tools/list size and quality, --check time,
-// and behaviour against a faulty upstream. scripts/bench.sh builds and
+// generation time against a plain kin-openapi load and side by side with
+// oapi-codegen, spec to runnable server, generator peak RSS, tools/list
+// size and quality, --check time, and behaviour against a faulty
+// upstream. scripts/bench.sh builds and
 // runs it (after installing the peer) and adds the fuzzing table; see
 // docs/benchmarks.md.
 //
@@ -41,7 +42,7 @@ var (
 	profileSpec      = flag.String("cpuprofile-spec", "", "only profile in-process generation of this corpus entry (3 runs) into -cpuprofile, then exit")
 	cpuProfile       = flag.String("cpuprofile", "generate.pprof", "CPU profile file for -cpuprofile-spec")
 	peerBuildTimeout = flag.Duration("peer-build-timeout", 6*time.Minute, "bound on one peer npm run build")
-	steps            = flag.String("steps", "gen,wholegen,cli,list,s2s,check,faults,peers,coldstart", "steps to run, comma-separated (tables print in this order)")
+	steps            = flag.String("steps", "gen,wholegen,oapicodegen,cli,list,s2s,check,faults,peers,coldstart", "steps to run, comma-separated (tables print in this order)")
 	backendBin       = flag.String("backend", "", "built examples/petstore/cmd/petstore-backend, for the side-by-side per-call table")
 	jedisct1Bin      = flag.String("jedisct1", ".cache/jedisct1/openapi-mcp", "built jedisct1/openapi-mcp (scripts/bench.sh builds it); missing: the table says so")
 	kinloadBin       = flag.String("kinload", ".cache/bench-bin/kinload", "built bench/kinload, the whole-process kin-openapi baseline")
@@ -71,7 +72,7 @@ func main() {
 	root, err := filepath.Abs(*rootDir)
 	check(err)
 	*rootDir = root
-	for _, p := range []*string{workDir, peerDir, oa2mcpBin, jedisct1Bin, kinloadBin} {
+	for _, p := range []*string{workDir, peerDir, oa2mcpBin, jedisct1Bin, kinloadBin, oapiBin} {
 		if !filepath.IsAbs(*p) {
 			*p = filepath.Join(root, *p)
 		}
@@ -131,6 +132,11 @@ func main() {
 		res.WholeGen = measureWholeGen(ctx, specs)
 		printWholeGenTable(res.WholeGen)
 	}
+	if want["oapicodegen"] {
+		step("generation side by side with oapi-codegen " + OapiCodegenVersion)
+		res.OapiCodegen = measureOapiCodegen(ctx, specs)
+		printOapiTable(res.OapiCodegen)
+	}
 	if want["cli"] {
 		step("oa2mcp and peer CLI generation (time, peak RSS)")
 		res.CLI = measureCLI(ctx, specs)
@@ -180,19 +186,21 @@ func main() {
 }
 
 type results struct {
-	Started   string
-	Quick     bool
-	Runs      int
-	Seconds   float64
-	Gen       []genResult
-	CLI       map[string]*cliResult
-	Lists     map[string]*listPair
-	Servers   []serverResult
-	Checks    []checkResult
-	Faults    []faultResult
-	WholeGen  []wholeGenResult
-	Peers     *peersResult
-	ColdStart []coldResult
+	Started  string
+	Quick    bool
+	Runs     int
+	Seconds  float64
+	Gen      []genResult
+	CLI      map[string]*cliResult
+	Lists    map[string]*listPair
+	Servers  []serverResult
+	Checks   []checkResult
+	Faults   []faultResult
+	WholeGen []wholeGenResult
+	// OapiCodegen is generation side by side with oapi-codegen.
+	OapiCodegen []oapiResult
+	Peers       *peersResult
+	ColdStart   []coldResult
 }
 
 func corpusSpecs() []spec {

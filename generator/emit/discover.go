@@ -36,11 +36,11 @@ func discoveryJobs(srv *ir.Server) []renderJob {
 		if i > 0 {
 			name = fmt.Sprintf("oa2mcp_operations_%d.go", i+1)
 		}
-		jobs = append(jobs, renderJob{name, func() (*jen.File, error) {
+		jobs = append(jobs, renderJob{name: name, build: func() (*jen.File, error) {
 			return operationsFile(srv, d.Operations[start:end], names[start:end])
 		}})
 	}
-	return append(jobs, renderJob{IndexFile, func() (*jen.File, error) {
+	return append(jobs, renderJob{name: IndexFile, build: func() (*jen.File, error) {
 		f := newFile(srv, srv.Package)
 		f.Comment("discoveryIndex ranks the discoverable operations for search_operations")
 		f.Comment("(see oa2mcpimpl.EncodeSearchIndex for its format).")

@@ -7,7 +7,8 @@
 //	oa2mcp_operations*.go     discovery mode: one variable per discoverable operation
 //	oa2mcp_index.go           discovery mode: the search index
 //	cmd/NAME/main.go          a one-line main over Main
-//	oa2mcp_calls_test.go, _2_test.go, ...  call cases per tool (unless NoCallTests), split as the tools files are
+//	oa2mcp_calls_test.go      the test that runs the call cases (unless NoCallTests)
+//	testdata/oa2mcp_calls.json  the call cases as data, one JSON object per case (unless NoCallTests)
 //	README.md, .mcp.json      docs and client config, from templates/
 //	go.mod                    only when the output lies in no Go module
 //
@@ -49,22 +50,19 @@ const (
 // Emit returns the generated files keyed by slash-separated path relative
 // to the output folder.
 func Emit(srv *ir.Server) (map[string][]byte, error) {
-	jobs := []renderJob{{"oa2mcp_server.go", func() (*jen.File, error) { return serverFile(srv) }}}
+	jobs := []renderJob{{name: "oa2mcp_server.go", build: func() (*jen.File, error) { return serverFile(srv) }}}
 	for i, chunk := range chunkTools(srv.Tools) {
 		name := "oa2mcp_tools.go"
 		if i > 0 {
 			name = fmt.Sprintf("oa2mcp_tools_%d.go", i+1)
 		}
-		jobs = append(jobs, renderJob{name, func() (*jen.File, error) { return toolsFile(srv, chunk) }})
+		jobs = append(jobs, renderJob{name: name, build: func() (*jen.File, error) { return toolsFile(srv, chunk) }})
 	}
 	jobs = append(jobs, discoveryJobs(srv)...)
-	jobs = append(jobs, renderJob{path.Join("cmd", srv.Name, "main.go"), func() (*jen.File, error) { return mainFile(srv), nil }})
+	jobs = append(jobs, renderJob{name: path.Join("cmd", srv.Name, "main.go"), build: func() (*jen.File, error) { return mainFile(srv), nil }})
 	if !srv.NoCallTests {
-		chunks := chunkCases(srv.CallCases)
-		jobs = append(jobs, renderJob{CallTestsFile, func() (*jen.File, error) { return callTestsFile(srv, chunks) }})
-		for i := 1; i < len(chunks); i++ {
-			jobs = append(jobs, renderJob{callChunkName(i), func() (*jen.File, error) { return callChunkFile(srv, chunks[i], i) }})
-		}
+		jobs = append(jobs, renderJob{name: CallTestsFile, build: func() (*jen.File, error) { return callTestsFile(srv), nil }},
+			renderJob{name: CallCasesFile, data: func() ([]byte, error) { return callCases(srv) }})
 	}
 	files, err := renderAll(jobs)
 	if err != nil {
@@ -79,10 +77,12 @@ func Emit(srv *ir.Server) (map[string][]byte, error) {
 	return files, nil
 }
 
-// renderJob is one Go file to build and render.
+// renderJob is one Go file to build and render, or (data set) one file
+// that is not Go, written beside the others.
 type renderJob struct {
 	name  string
 	build func() (*jen.File, error)
+	data  func() ([]byte, error)
 }
 
 // renderAll builds and renders the files concurrently: rendering (gofmt
@@ -97,12 +97,15 @@ func renderAll(jobs []renderJob) (map[string][]byte, error) {
 	errs := make([]error, len(jobs))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
-	for _, i := range launchOrder(jobs) {
-		j := jobs[i]
+	for i, j := range jobs {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			if j.data != nil {
+				out[i], errs[i] = j.data()
+				return
+			}
 			f, err := j.build()
 			if err != nil {
 				errs[i] = err
@@ -125,22 +128,6 @@ func renderAll(jobs []renderJob) (map[string][]byte, error) {
 		files[j.name] = out[i]
 	}
 	return files, nil
-}
-
-// launchOrder starts the call tests first: on a big API they are as
-// large as all tools files together (Kubernetes: 3.9 of 8 MB), and the
-// first file holds the upstream's answers too; rendered last they kept
-// one core busy alone while the other idled.
-func launchOrder(jobs []renderJob) []int {
-	var calls, rest []int
-	for i, j := range jobs {
-		if strings.HasPrefix(j.name, "oa2mcp_calls") {
-			calls = append(calls, i)
-		} else {
-			rest = append(rest, i)
-		}
-	}
-	return append(calls, rest...)
 }
 
 // newFile starts a Go file with the standard header.

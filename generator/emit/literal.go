@@ -1,15 +1,12 @@
 package emit
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 )
 
 // literal renders v, a value of the runtime's definition types, as a Go
@@ -83,45 +80,13 @@ func structFields(v reflect.Value) ([]jen.Code, error) {
 		if f.Tag.Get("oa2mcp") == "-" {
 			return nil, fmt.Errorf("%s.%s is set, but only Go code can set it", t.Name(), f.Name)
 		}
-		val, err := fieldLiteral(t, f, fv)
+		val, err := literal(fv)
 		if err != nil {
 			return nil, fmt.Errorf("%s.%s: %w", t.Name(), f.Name, err)
 		}
 		fields = append(fields, field(f.Name, val))
 	}
 	return fields, nil
-}
-
-// fieldLiteral is literal(fv), but an upstream body of one JSON value
-// repeated (a paging case's page) is written once, as
-// oa2mcptest.RepeatJSON(n, item): a reviewer reads the item, not n
-// copies of it.
-func fieldLiteral(t reflect.Type, f reflect.StructField, fv reflect.Value) (jen.Code, error) {
-	if t == reflect.TypeFor[oa2mcptest.Response]() && f.Name == "Body" {
-		if item, n, ok := repeatedJSON(fv.String()); ok {
-			return jen.Qual(oa2mcptestPath, "RepeatJSON").Call(jen.Lit(n), stringLit(item)), nil
-		}
-	}
-	return literal(fv)
-}
-
-// repeatedJSON reports whether s is exactly oa2mcptest.RepeatJSON(n,
-// item) for some item and n of at least 3.
-func repeatedJSON(s string) (item string, n int, ok bool) {
-	if len(s) < 2 || s[0] != '[' {
-		return "", 0, false
-	}
-	var items []json.RawMessage
-	if json.Unmarshal([]byte(s), &items) != nil || len(items) < 3 {
-		return "", 0, false
-	}
-	for _, it := range items[1:] {
-		if !bytes.Equal(it, items[0]) {
-			return "", 0, false
-		}
-	}
-	item = string(items[0])
-	return item, len(items), oa2mcptest.RepeatJSON(len(items), item) == s
 }
 
 // mapLiteral renders a map with string keys, sorted by key.

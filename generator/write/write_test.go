@@ -27,6 +27,9 @@ func TestPlanAndApply(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "handwritten.go"), gen)              // wrong name: kept
 	writeFile(t, filepath.Join(dir, "oa2mcp_server.go"), gen+"// old\n") // changed
 	writeFile(t, filepath.Join(dir, "cmd", "old", "main.go"), gen)       // stale main
+	cases := `{"x-oa2mcp-generated": "x"}`
+	writeFile(t, filepath.Join(dir, "testdata", "oa2mcp_old.json"), cases) // stale case file
+	writeFile(t, filepath.Join(dir, "testdata", "oa2mcp_mine.json"), "{}") // no marker: kept
 	files := map[string][]byte{
 		"oa2mcp_tools.go":  []byte(gen),
 		"oa2mcp_server.go": []byte(gen),
@@ -40,14 +43,14 @@ func TestPlanAndApply(t *testing.T) {
 	for _, c := range changes {
 		got = append(got, c.Kind.String()+" "+c.Path)
 	}
-	want := "create cmd/new/main.go, delete cmd/old/main.go, update oa2mcp_server.go, delete oa2mcp_tools_2.go"
+	want := "create cmd/new/main.go, delete cmd/old/main.go, update oa2mcp_server.go, delete oa2mcp_tools_2.go, delete testdata/oa2mcp_old.json"
 	if strings.Join(got, ", ") != want {
 		t.Fatalf("plan = %s\nwant   %s", strings.Join(got, ", "), want)
 	}
 	if err := Apply(dir, changes); err != nil {
 		t.Fatal(err)
 	}
-	for _, keep := range []string{"oa2mcp_notours.go", "handwritten.go", "cmd/new/main.go"} {
+	for _, keep := range []string{"oa2mcp_notours.go", "handwritten.go", "cmd/new/main.go", "testdata/oa2mcp_mine.json"} {
 		if _, err := os.Stat(filepath.Join(dir, keep)); err != nil {
 			t.Errorf("%s should exist: %v", keep, err)
 		}
@@ -122,6 +125,9 @@ func TestOwned(t *testing.T) {
 		{".mcp.json", `{"x-oa2mcp-generated": true}`, true},
 		{".mcp.json", `{"mcpServers": {}}`, false},
 		{".mcp.json", `not json`, false},
+		{"testdata/oa2mcp_calls.json", `{"x-oa2mcp-generated": "x", "cases": []}`, true},
+		{"testdata/oa2mcp_calls.json", `{"cases": []}`, false},
+		{"testdata/mine.json", `{"x-oa2mcp-generated": "x"}`, false},
 		{"go.mod", "module x\n", false},
 	} {
 		if got := Owned(c.path, []byte(c.data)); got != c.want {

@@ -57,7 +57,7 @@ Exit codes: 0 ok, 1 problems in the inputs (or drift with --check), 2 usage or I
 	f.BoolVar(&s.discover, "discover", false, "serve the operations no task tool uses through three tools (search_operations, describe_operation, call_operation) instead of one tool each; see docs/discovery.md")
 	f.IntVar(&s.bounds.Tools, "max-tools", mapping.DefaultMaxTools, "without an override file, a spec whose default mapping lists more tools is served through discovery instead; -1: no bound (see docs/discovery.md)")
 	f.IntVar(&s.bounds.ListTokens, "max-tokens", mapping.DefaultMaxListTokens, "the same bound on the tools/list token estimate (bytes/4); -1: no bound")
-	f.BoolVar(&s.noCallTests, "no-call-tests", false, "do not generate oa2mcp_calls_test.go (the per-tool call cases)")
+	f.BoolVar(&s.noCallTests, "no-call-tests", false, "do not generate oa2mcp_calls_test.go and testdata/oa2mcp_calls.json (the per-tool call cases)")
 	f.StringVar(&s.runtimeDir, "runtime-dir", "", "folder of the oa2mcp runtime module: the go.mod written for an output outside any module replaces github.com/oa2mcp/oa2mcp/runtime with it")
 	return cmd
 }

@@ -79,8 +79,10 @@ func TestGenerateVerboseAndLintSummary(t *testing.T) {
 	if strings.Contains(stderr, "\x1b[") {
 		t.Error("colour escape codes written to a non-terminal")
 	}
-	if _, err := os.Stat(filepath.Join(out, "oa2mcp_calls_test.go")); err == nil {
-		t.Error("--no-call-tests still wrote oa2mcp_calls_test.go")
+	for _, f := range []string{"oa2mcp_calls_test.go", "testdata/oa2mcp_calls.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("--no-call-tests still wrote %s", f)
+		}
 	}
 	for _, f := range []string{"README.md", ".mcp.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {

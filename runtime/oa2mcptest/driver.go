@@ -17,7 +17,7 @@ import (
 )
 
 // Suite is the call cases of one server: what every generated
-// oa2mcp_calls_test.go hands Run.
+// oa2mcp_calls_test.go runs, read from its case file (see RunFile).
 type Suite struct {
 	// Def is the server's definition.
 	Def *runtime.ServerDef
@@ -181,7 +181,8 @@ type TB interface {
 }
 
 // Run runs the suite over Streamable HTTP on loopback and reports every
-// failure on t. Every generated oa2mcp_calls_test.go calls it.
+// failure on t; RunFile, which every generated oa2mcp_calls_test.go
+// calls, reads the suite from a case file first.
 func Run(t TB, s Suite) {
 	t.Helper()
 	if len(s.Cases) == 0 {

@@ -1,7 +1,9 @@
 package oa2mcptest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -41,6 +43,25 @@ func RepeatJSON(n int, item string) string {
 	}
 	b.WriteByte(']')
 	return b.String()
+}
+
+// RepeatedJSON reports whether s is exactly RepeatJSON(n, item) for some
+// item and n of at least 3: the bodies a case file writes once.
+func RepeatedJSON(s string) (item string, n int, ok bool) {
+	if len(s) < 2 || s[0] != '[' {
+		return "", 0, false
+	}
+	var items []json.RawMessage
+	if json.Unmarshal([]byte(s), &items) != nil || len(items) < 3 {
+		return "", 0, false
+	}
+	for _, it := range items[1:] {
+		if !bytes.Equal(it, items[0]) {
+			return "", 0, false
+		}
+	}
+	item = string(items[0])
+	return item, len(items), RepeatJSON(len(items), item) == s
 }
 
 // Faults a case can program into the upstream: every request then fails

@@ -1,4 +1,4 @@
-package emit
+package oa2mcptest_test
 
 import (
 	"math/rand/v2"
@@ -11,7 +11,7 @@ import (
 
 // TestRepeatedJSON builds seeded JSON arrays, some of one item repeated,
 // some with one element changed or spaced differently, and checks that
-// repeatedJSON finds exactly those that oa2mcptest.RepeatJSON rebuilds
+// RepeatedJSON finds exactly those that oa2mcptest.RepeatJSON rebuilds
 // byte for byte.
 func TestRepeatedJSON(t *testing.T) {
 	seed := oa2mcptest.Seed(t)
@@ -31,9 +31,9 @@ func TestRepeatedJSON(t *testing.T) {
 		case 1: // spaced: same values, other bytes
 			s, want = strings.ReplaceAll(s, ",", ", "), false
 		}
-		got, gn, ok := repeatedJSON(s)
+		got, gn, ok := oa2mcptest.RepeatedJSON(s)
 		if ok != want || (ok && (oa2mcptest.RepeatJSON(gn, got) != s)) {
-			t.Fatalf("seed %d round %d: repeatedJSON(%s) = %q, %d, %v; want ok %v", seed, round, strconv.Quote(s), got, gn, ok, want)
+			t.Fatalf("seed %d round %d: RepeatedJSON(%s) = %q, %d, %v; want ok %v", seed, round, strconv.Quote(s), got, gn, ok, want)
 		}
 	}
 }
