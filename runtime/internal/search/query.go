@@ -200,6 +200,8 @@ var phrasalVerbs = map[[2]string]string{
 	{"set", "up"}: "create", {"spin", "up"}: "create", {"look", "up"}: "find",
 	{"tear", "down"}: "delete", {"sign", "up"}: "register", {"get", "rid"}: "delete",
 	{"throw", "away"}: "delete", {"shut", "down"}: "shutdown",
+	{"turn", "off"}: "disable", {"switch", "off"}: "disable", {"kick", "off"}: "start",
+	{"turn", "on"}: "enable", {"switch", "on"}: "enable",
 }
 
 // questionWords start a request that asks to see something.

@@ -164,10 +164,20 @@ func undouble(w string) string {
 
 // verbGroups are the API verbs a request may use for one another: a
 // query word also finds operations named with its group's other words, at
-// a lower weight than its own.
-var verbGroups = [][]string{
-	{"list", "show", "find", "get", "read", "retrieve", "fetch", "view", "lookup", "display", "describe", "info", "search", "browse"},
-	{"create", "add", "open", "new", "make", "post", "insert", "register", "generate", "issue", "start", "setup"},
-	{"delete", "remove", "kill", "destroy", "erase", "drop", "purge", "terminate", "cancel"},
-	{"update", "edit", "change", "patch", "modify", "set", "replace", "rename", "alter", "adjust", "put", "configure"},
+// a lower weight than its own. Each group asks for one kind of operation
+// (see intent.go); the first sees.
+var verbGroups = []verbGroup{
+	{askRead, []string{"list", "show", "find", "get", "read", "retrieve", "fetch", "view", "lookup", "display", "describe", "info", "search", "browse"}},
+	{askCreate, []string{"create", "add", "open", "new", "make", "post", "insert", "register", "generate", "issue", "start", "setup"}},
+	{askDelete, []string{"delete", "remove", "kill", "destroy", "erase", "drop", "purge", "terminate", "cancel", "kick", "wipe"}},
+	{askUpdate, []string{"update", "edit", "change", "patch", "modify", "set", "replace", "rename", "alter", "adjust", "put", "configure"}},
+	{askAct, []string{"enable", "activate", "unsuspend", "resume"}},
+	{askAct, []string{"disable", "deactivate", "suspend", "pause"}},
+	{askAct, []string{"renew", "extend", "refresh", "prolong"}},
+}
+
+// verbGroup is one group of verbGroups.
+type verbGroup struct {
+	ask   askKind
+	words []string
 }
