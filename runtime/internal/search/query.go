@@ -61,6 +61,7 @@ type slotAlt struct {
 func (s *Searcher[T]) slots(req request) ([]querySlot, int) {
 	var slots []querySlot
 	pos := map[string]int{}
+	groupSlot := map[int]int{}
 	var terms []string
 	in := intent{question: req.question}
 	for i, w := range req.words {
@@ -83,6 +84,17 @@ func (s *Searcher[T]) slots(req request) ([]querySlot, int) {
 		sl := s.slot(w.term)
 		if len(sl.alts) == 0 {
 			continue
+		}
+		if g, ok := verbGroupOf[w.term]; ok {
+			// "create a new group" says create once: two verbs of one
+			// group are one slot, or "new" would count again in
+			// createNewClientSecret.
+			if at, seen := groupSlot[g]; seen {
+				pos[w.term] = at
+				slots[at].alts = append(slots[at].alts, sl.alts...)
+				continue
+			}
+			groupSlot[g] = len(slots)
 		}
 		pos[w.term] = len(slots)
 		slots = append(slots, sl)

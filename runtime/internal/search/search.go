@@ -64,6 +64,19 @@ var verbs = func() map[string]bool {
 	return out
 }()
 
+// verbGroupOf maps each stemmed verb onto its first group in verbGroups.
+var verbGroupOf = func() map[string]int {
+	out := map[string]int{}
+	for i, g := range verbGroups {
+		for _, w := range g.words {
+			if _, ok := out[stem(w)]; !ok {
+				out[stem(w)] = i
+			}
+		}
+	}
+	return out
+}()
+
 // idf is a term's rarity as ranking counts it: a verb counts as common
 // as its group's most common, since that "show" is rare in an API's
 // prose makes it no better a sign of what the user wants.
