@@ -240,6 +240,7 @@ var phrasalVerbs = map[[2]string]string{
 	{"throw", "away"}: "delete", {"shut", "down"}: "shutdown",
 	{"turn", "off"}: "disable", {"switch", "off"}: "disable", {"kick", "off"}: "start",
 	{"turn", "on"}: "enable", {"switch", "on"}: "enable",
+	{"read", "aloud"}: "speak", {"read", "out"}: "speak", {"hang", "up"}: "end",
 }
 
 // questionWords start a request that asks to see something.
