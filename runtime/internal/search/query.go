@@ -90,10 +90,15 @@ func (s *Searcher[T]) slots(req request) ([]querySlot, int) {
 		if g, ok := verbGroupOf[w.term]; ok {
 			// "create a new group" says create once: two verbs of one
 			// group are one slot, or "new" would count again in
-			// createNewClientSecret.
+			// createNewClientSecret. The second verb adds only itself:
+			// its synonyms are the first's, at the first's factor.
 			if at, seen := groupSlot[g]; seen {
 				pos[w.term] = at
-				slots[at].alts = append(slots[at].alts, sl.alts...)
+				for _, a := range sl.alts {
+					if a.term == w.term {
+						slots[at].alts = append(slots[at].alts, a)
+					}
+				}
 				continue
 			}
 			groupSlot[g] = len(slots)
