@@ -170,7 +170,7 @@ var verbGroups = []verbGroup{
 	{askRead, []string{"list", "show", "find", "get", "read", "retrieve", "fetch", "view", "lookup", "display", "describe", "info", "search", "browse"}},
 	{askCreate, []string{"create", "add", "open", "new", "make", "post", "insert", "register", "generate", "issue", "start", "setup"}},
 	{askDelete, []string{"delete", "remove", "kill", "destroy", "erase", "drop", "purge", "terminate", "cancel", "kick", "wipe", "end"}},
-	{askUpdate, []string{"update", "edit", "change", "patch", "modify", "set", "replace", "rename", "alter", "adjust", "put", "configure"}},
+	{askUpdate, []string{"update", "edit", "change", "patch", "modify", "set", "replace", "rename", "alter", "adjust", "put", "configure", "close", "reopen"}},
 	{askAct, []string{"enable", "activate", "unsuspend", "resume"}},
 	{askAct, []string{"disable", "deactivate", "suspend", "pause"}},
 	{askAct, []string{"renew", "extend", "refresh", "prolong"}},
