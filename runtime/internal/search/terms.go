@@ -86,7 +86,8 @@ var stopWords = textkit.WordSet(`a an the of for to in on at by with from and or
 	they them their please can could would should will shall may might must how what which who whom
 	whose when where why do does did done doing want wants need needs into onto about up some any there
 	here then than so as if via per just right now also only very has have had having not no yes let lets
-	one each every other such same own too again further once both more most many much few lot`)
+	one each every other such same own too again further once both more most many much few lot
+	use uses used using`)
 
 // irregular words the suffix rules would get wrong.
 var irregular = map[string]string{
