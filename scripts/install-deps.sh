@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs, idempotently:
-#   - Go modules (from the module proxy through go.mod), ahead of the tests;
+#   - Go modules (from the module proxy through go.mod), ahead of the tests,
+#     and the Go modules that ship specs of the discovery evaluation;
 #   - the OAuth fixture (authserver, notesapi) into .cache/bin;
 #   - Node 22 and the external MCP clients the e2e tests drive (the
 #     official conformance suite and the MCP Inspector CLI), from the npm
@@ -12,6 +13,23 @@ cd "$(dirname "$0")/.."
 
 echo "go: downloading modules of go.mod"
 go mod download
+
+# Public API descriptions that Go modules ship, for the discovery
+# evaluation (testdata/discovery/requests): CI reaches the module proxy,
+# not GitHub. The go command checks each module against the checksum
+# database; each spec file read is also checked against
+# scripts/gomod-specs.sha256.
+OA2MCP_SPEC_MODULES=(
+  github.com/hashicorp/vault-client-go@v0.4.3
+  code.gitea.io/gitea@v1.27.3
+)
+echo "go: downloading the spec modules ${OA2MCP_SPEC_MODULES[*]}"
+go mod download "${OA2MCP_SPEC_MODULES[@]}"
+root="$PWD"
+if ! (cd "$(go env GOMODCACHE)" && grep -v '^#' "$root/scripts/gomod-specs.sha256" | sha256sum --quiet --check -); then
+  echo "install-deps: a spec file of a Go module does not match scripts/gomod-specs.sha256" >&2
+  exit 1
+fi
 
 # The OAuth fixture of the per-user credential tests: a real authorization
 # server (zitadel/oidc's example provider) and a real notes API, a module

@@ -33,6 +33,7 @@ OA2MCP_CLIENT_PACKAGES=(
 # Each file read is checked against scripts/npm-specs.sha256.
 OA2MCP_SPEC_PACKAGES=(
   @octokit/openapi@23.0.2
+  @okta/openapi@2.15.0
 )
 
 # Absolute paths, from the repository root (this file is in scripts/).

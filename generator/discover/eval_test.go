@@ -123,6 +123,10 @@ func buildSpec(t testing.TB, file, corpus string) (*evalSpec, error) {
 		// A spec an npm package ships, installed by scripts/install-deps.sh.
 		path = testenv.NpmFile(t, pkgPath)
 	}
+	if modPath, ok := strings.CutPrefix(es.set.Spec, "gomod:"); ok {
+		// A spec a Go module ships, downloaded by scripts/install-deps.sh.
+		path = testenv.GoModFile(t, modPath)
+	}
 	doc, problems := load.Load(context.Background(), path, load.Options{})
 	if problems.HasErrors() {
 		return nil, fmt.Errorf("%s: %v", es.set.Spec, problems.Errors())

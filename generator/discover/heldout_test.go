@@ -21,12 +21,18 @@ import (
 // 38 requests) joined the set afterwards, written before any change it
 // measures, at tuning 0.39 and 0.56, frozen 0.35 and 0.50; the floors
 // are the seven APIs' figures then (tuning 0.56 and 0.82, frozen 0.50
-// and 0.74), less the same margin.
+// and 0.74), less the same margin. Okta, Gitea and Vault (340, 482 and
+// 1,049 operations, 26 requests each) joined last, likewise written
+// before any change they measure; the ten APIs measured tuning 0.48 and
+// 0.75, frozen 0.44 and 0.65, and after the verbs, vocabulary and
+// reading of docs/discovery.md ("Quality") tuning 0.54 and 0.84, frozen
+// 0.46 and 0.70; the floors are those, less a margin of about two
+// requests.
 const (
-	tuningFloorRecall1 = 0.54
-	tuningFloorRecall5 = 0.80
-	frozenFloorRecall1 = 0.48
-	frozenFloorRecall5 = 0.72
+	tuningFloorRecall1 = 0.52
+	tuningFloorRecall5 = 0.82
+	frozenFloorRecall1 = 0.44
+	frozenFloorRecall5 = 0.68
 	heldOutGoalRecall1 = 0.60
 	heldOutGoalRecall5 = 0.87
 )

@@ -4,7 +4,9 @@ package testenv
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -100,6 +102,26 @@ func NpmFile(t testing.TB, path string) string {
 	file := filepath.Join(RepoRoot(t), ".cache", "node", "node_modules", filepath.FromSlash(path))
 	if _, err := os.Stat(file); err != nil {
 		t.Fatalf("%s is missing: run scripts/install-deps.sh, which installs the npm package that ships it (%v)", file, err)
+	}
+	return file
+}
+
+// GoModFile returns a file a Go module ships, by its module path, version
+// and path inside the module
+// ("github.com/hashicorp/vault-client-go@v0.4.3/openapi.json"), from the
+// go command's module cache, where scripts/install-deps.sh downloads the
+// pinned modules from the module proxy and checks the files' sha256. A
+// missing file fails the test rather than skipping it.
+func GoModFile(t testing.TB, path string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	cache := strings.TrimSpace(string(out))
+	if err != nil || cache == "" {
+		t.Fatalf("testenv: go env GOMODCACHE: %v", err)
+	}
+	file := filepath.Join(cache, filepath.FromSlash(path))
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("%s is missing: run scripts/install-deps.sh, which downloads the Go module that ships it (%v)", file, err)
 	}
 	return file
 }

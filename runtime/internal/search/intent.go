@@ -86,16 +86,15 @@ func kindOf(op Op) opKind {
 	return kindOther
 }
 
-// verbKinds maps the stemmed verbs of verbGroups onto what they ask for:
-// the first group sees, the others create, delete and update. "get" says
-// nothing: "get a shareable link" makes one, "get the pod" reads it.
+// verbKinds maps the stemmed verbs of verbGroups onto what they ask for,
+// a verb of two groups onto its first group's. "get" says nothing: "get a
+// shareable link" makes one, "get the pod" reads it.
 var verbKinds = func() map[string]askKind {
-	kinds := []askKind{askRead, askCreate, askDelete, askUpdate}
 	out := map[string]askKind{"get": askUnknown}
-	for i, g := range verbGroups {
-		for _, w := range g {
+	for _, g := range verbGroups {
+		for _, w := range g.words {
 			if _, ok := out[stem(w)]; !ok {
-				out[stem(w)] = kinds[i]
+				out[stem(w)] = g.ask
 			}
 		}
 	}

@@ -30,6 +30,8 @@ const (
 	// actionFactor weighs the implicit action of an order whose verb is
 	// no CRUD verb.
 	actionFactor = 0.3
+	// whoFactor weighs the people a "who" question implies.
+	whoFactor = 0.4
 	// maxQuerySlots bounds the slots of one request.
 	maxQuerySlots = 32
 )
@@ -61,8 +63,9 @@ type slotAlt struct {
 func (s *Searcher[T]) slots(req request) ([]querySlot, int) {
 	var slots []querySlot
 	pos := map[string]int{}
+	groupSlot := map[int]int{}
 	var terms []string
-	in := intent{question: req.question}
+	in := intent{question: req.question, who: req.who}
 	for i, w := range req.words {
 		terms = append(terms, w.term)
 		read, isVerb := verbs[w.term]
@@ -84,6 +87,22 @@ func (s *Searcher[T]) slots(req request) ([]querySlot, int) {
 		if len(sl.alts) == 0 {
 			continue
 		}
+		if g, ok := verbGroupOf[w.term]; ok {
+			// "create a new group" says create once: two verbs of one
+			// group are one slot, or "new" would count again in
+			// createNewClientSecret. The second verb adds only itself:
+			// its synonyms are the first's, at the first's factor.
+			if at, seen := groupSlot[g]; seen {
+				pos[w.term] = at
+				for _, a := range sl.alts {
+					if a.term == w.term {
+						slots[at].alts = append(slots[at].alts, a)
+					}
+				}
+				continue
+			}
+			groupSlot[g] = len(slots)
+		}
 		pos[w.term] = len(slots)
 		slots = append(slots, sl)
 	}
@@ -104,6 +123,7 @@ type intent struct {
 	readVerb   bool // ... one of seeing ("show", "list", "get")
 	imperative bool // it starts with a word other than a known verb: "pin this message"
 	plural     bool // it is about many things: "the ingresses"
+	who        bool // it asks who: about people
 }
 
 // slot is the slot of one term: the term itself, its synonyms, else the
@@ -159,6 +179,9 @@ func (s *Searcher[T]) implied(in intent) []querySlot {
 			out = append(out, sl)
 		}
 	}
+	if in.who {
+		out = append(out, s.people()...)
+	}
 	switch {
 	case in.question:
 		add("get", readFactor)
@@ -169,6 +192,26 @@ func (s *Searcher[T]) implied(in intent) []querySlot {
 		add("list", listFactor)
 	}
 	return out
+}
+
+// peopleWords are what APIs call people; a "who" question asks for them.
+var peopleWords = []string{"user", "member", "person", "collaborator", "people"}
+
+// people is the implicit slot of a "who" question ("who is in the
+// marketing team"): the request names a group, but asks for its people,
+// whatever the API calls them.
+func (s *Searcher[T]) people() []querySlot {
+	sl := querySlot{implicit: true}
+	for _, w := range peopleWords {
+		t := stem(w)
+		if e, ok := s.idx.terms[t]; ok {
+			sl.alts = append(sl.alts, slotAlt{t, e, whoFactor, s.idf(t, e), 0})
+		}
+	}
+	if len(sl.alts) == 0 {
+		return nil
+	}
+	return []querySlot{sl}
 }
 
 // compounds are the neighbouring word pairs of the request that the
@@ -200,6 +243,9 @@ var phrasalVerbs = map[[2]string]string{
 	{"set", "up"}: "create", {"spin", "up"}: "create", {"look", "up"}: "find",
 	{"tear", "down"}: "delete", {"sign", "up"}: "register", {"get", "rid"}: "delete",
 	{"throw", "away"}: "delete", {"shut", "down"}: "shutdown",
+	{"turn", "off"}: "disable", {"switch", "off"}: "disable", {"kick", "off"}: "start",
+	{"turn", "on"}: "enable", {"switch", "on"}: "enable",
+	{"read", "aloud"}: "speak", {"read", "out"}: "speak", {"hang", "up"}: "end",
 }
 
 // questionWords start a request that asks to see something.
@@ -223,6 +269,8 @@ type request struct {
 	question bool
 	// ask is the kind of operation it asks for.
 	ask askKind
+	// who: it starts with "who", asking about people.
+	who bool
 }
 
 // readRequest reads a request as SearchTerms does, keeping what ranking
@@ -235,6 +283,7 @@ func readRequest(query string) request {
 		}
 	}
 	r := request{question: len(words) > 0 && questionWords[words[0]]}
+	r.who = len(words) > 0 && (words[0] == "who" || words[0] == "whom")
 	r.words = queryWords(words)
 	r.ask = ask(words, r.words)
 	return r

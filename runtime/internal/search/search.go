@@ -57,8 +57,21 @@ const listMarker = "all"
 var verbs = func() map[string]bool {
 	out := map[string]bool{}
 	for i, g := range verbGroups {
-		for _, w := range g {
+		for _, w := range g.words {
 			out[stem(w)] = out[stem(w)] || i == 0
+		}
+	}
+	return out
+}()
+
+// verbGroupOf maps each stemmed verb onto its first group in verbGroups.
+var verbGroupOf = func() map[string]int {
+	out := map[string]int{}
+	for i, g := range verbGroups {
+		for _, w := range g.words {
+			if _, ok := out[stem(w)]; !ok {
+				out[stem(w)] = i
+			}
 		}
 	}
 	return out
@@ -105,14 +118,14 @@ func (s *Searcher[T]) synonyms() map[string][]synonym {
 	for _, g := range verbGroups {
 		var stems []string
 		common, found := 0.0, false
-		for _, w := range g {
+		for _, w := range g.words {
 			st := stem(w)
 			stems = append(stems, st)
 			if e, ok := s.idx.terms[st]; ok && (!found || e.idf < common) {
 				common, found = e.idf, true
 			}
 		}
-		if g[0] == "list" {
+		if g.words[0] == "list" {
 			s.verbIDF[listMarker] = common
 		}
 		for _, a := range stems {

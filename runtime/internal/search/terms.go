@@ -86,7 +86,8 @@ var stopWords = textkit.WordSet(`a an the of for to in on at by with from and or
 	they them their please can could would should will shall may might must how what which who whom
 	whose when where why do does did done doing want wants need needs into onto about up some any there
 	here then than so as if via per just right now also only very has have had having not no yes let lets
-	one each every other such same own too again further once both more most many much few lot`)
+	one each every other such same own too again further once both more most many much few lot
+	use uses used using`)
 
 // irregular words the suffix rules would get wrong.
 var irregular = map[string]string{
@@ -164,10 +165,20 @@ func undouble(w string) string {
 
 // verbGroups are the API verbs a request may use for one another: a
 // query word also finds operations named with its group's other words, at
-// a lower weight than its own.
-var verbGroups = [][]string{
-	{"list", "show", "find", "get", "read", "retrieve", "fetch", "view", "lookup", "display", "describe", "info", "search", "browse"},
-	{"create", "add", "open", "new", "make", "post", "insert", "register", "generate", "issue", "start", "setup"},
-	{"delete", "remove", "kill", "destroy", "erase", "drop", "purge", "terminate", "cancel"},
-	{"update", "edit", "change", "patch", "modify", "set", "replace", "rename", "alter", "adjust", "put", "configure"},
+// a lower weight than its own. Each group asks for one kind of operation
+// (see intent.go); the first sees.
+var verbGroups = []verbGroup{
+	{askRead, []string{"list", "show", "find", "get", "read", "retrieve", "fetch", "view", "lookup", "display", "describe", "info", "search", "browse"}},
+	{askCreate, []string{"create", "add", "open", "new", "make", "post", "insert", "register", "generate", "issue", "start", "setup"}},
+	{askDelete, []string{"delete", "remove", "kill", "destroy", "erase", "drop", "purge", "terminate", "cancel", "kick", "wipe", "end"}},
+	{askUpdate, []string{"update", "edit", "change", "patch", "modify", "set", "replace", "rename", "alter", "adjust", "put", "configure", "close", "reopen"}},
+	{askAct, []string{"enable", "activate", "unsuspend", "resume"}},
+	{askAct, []string{"disable", "deactivate", "suspend", "pause"}},
+	{askAct, []string{"renew", "extend", "refresh", "prolong"}},
+}
+
+// verbGroup is one group of verbGroups.
+type verbGroup struct {
+	ask   askKind
+	words []string
 }
