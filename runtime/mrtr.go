@@ -445,7 +445,7 @@ func (s *Server) inputRequired(bt *boundTool, digest string, args map[string]any
 	st.Answers = answers
 	tok := s.signer.sign(st)
 	if len(tok) > maxStateLen {
-		return inputFailure(fmt.Sprintf("The user's answers are too long to carry to the next question (more than %s). Call the tool again with shorter values.", byteSize(maxStateLen))).result()
+		return inputFailure(fmt.Sprintf("The user's answers are too long to carry to the next question (more than %s). Call the tool again with shorter values.", textkit.ByteSize(maxStateLen))).result()
 	}
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{inputKeyOf(bt): &mcp.ElicitParams{
