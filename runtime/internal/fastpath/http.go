@@ -40,9 +40,10 @@ import (
 // HTTP serves qualifying POSTs of a Streamable HTTP handler, and passes
 // every other request to the SDK's.
 type HTTP struct {
-	host   Host
-	next   http.Handler // the SDK's handler
-	shapes *shapeCache
+	host    Host
+	next    http.Handler // the SDK's handler
+	shapes  *shapeCache
+	results *resultEncoder
 }
 
 // NewHTTP serves the qualifying POSTs in front of next, the SDK's
@@ -51,7 +52,7 @@ func NewHTTP(host Host, next http.Handler, maxBytes int) *HTTP {
 	if maxBytes <= 0 {
 		maxBytes = httpFastMaxBytes
 	}
-	return &HTTP{host: host, next: next, shapes: newShapeCache(maxBytes)}
+	return &HTTP{host: host, next: next, shapes: newShapeCache(maxBytes), results: newResultEncoder(host.Impl())}
 }
 
 // CacheUsage is the bytes and shapes the shape cache holds.
@@ -114,7 +115,9 @@ func (h *HTTP) serve(w http.ResponseWriter, r *http.Request, handler Handler, c 
 	h.host.Enter()
 	defer h.host.Leave()
 	res, err := handler(r.Context(), &Call{Name: c.name, Args: c.args, Meta: c.meta, HTTP: r})
-	line, err := encodeResponse(c, res, err, h.host.Impl(), shape.annotate, shape.complete)
+	buf := h.results.getBuffer()
+	defer h.results.putBuffer(buf)
+	line, err := h.results.encode((*buf)[:0], c, res, err, shape.annotate, shape.complete)
 	if err != nil {
 		http.Error(w, "cannot encode the tool result: "+err.Error(), http.StatusInternalServerError)
 		return
@@ -123,7 +126,9 @@ func (h *HTTP) serve(w http.ResponseWriter, r *http.Request, handler Handler, c 
 		w.Header()[k] = v
 	}
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(append(line, shape.suffix...))
+	line = append(line, shape.suffix...)
+	_, _ = w.Write(line)
+	*buf = line
 }
 
 // learn records the shape of an SDK answer that was one JSON-RPC result

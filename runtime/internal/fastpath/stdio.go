@@ -76,7 +76,8 @@ type Stdio struct {
 	jobs chan func()
 	idle atomic.Int32
 
-	reader *fastReader
+	reader  *fastReader
+	results *resultEncoder
 }
 
 // maxIdleWorkers bounds the workers kept waiting for calls; more are
@@ -88,7 +89,7 @@ const maxIdleWorkers = 16
 // writes: a groupWriter), its fast calls cancelled when ctx ends; on is
 // the gate's answer.
 func NewStdio(ctx context.Context, host Host, on bool, in io.Reader, out io.Writer) *Stdio {
-	f := &Stdio{host: host, on: on, ctx: ctx, out: out, metaOK: map[string]bool{}, probes: map[string]string{},
+	f := &Stdio{host: host, on: on, results: newResultEncoder(host.Impl()), ctx: ctx, out: out, metaOK: map[string]bool{}, probes: map[string]string{},
 		calls: map[jsonrpc.ID]context.CancelFunc{}, jobs: make(chan func())}
 	f.reader = &fastReader{f: f, br: bufio.NewReaderSize(in, fastMaxLine)}
 	return f
@@ -262,64 +263,17 @@ func (f *Stdio) serve(ctx context.Context, cancel context.CancelFunc, ss *mcp.Se
 		cancel()
 	}()
 	res, err := h(ctx, &Call{Name: c.name, Args: c.args, Meta: c.meta})
-	line, err := f.response(ss, c, res, err)
+	ip := ss.InitializeParams()
+	buf := f.results.getBuffer()
+	defer f.results.putBuffer(buf)
+	line, err := f.results.encode((*buf)[:0], c, res, err, c.modern, ip != nil && ip.ProtocolVersion >= Protocol20260728)
 	if err != nil {
 		f.host.Logger().Error("cannot encode a tool result", "tool", c.name, "error", err)
 		line, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: err})
 	}
-	_, _ = f.out.Write(append(line, '\n'))
-}
-
-// response encodes the JSON-RPC response to c as the SDK would for this
-// session (encodeResponse).
-func (f *Stdio) response(ss *mcp.ServerSession, c *fastCall, res *mcp.CallToolResult, err error) ([]byte, error) {
-	ip := ss.InitializeParams()
-	return encodeResponse(c, res, err, f.host.Impl(), c.modern, ip != nil && ip.ProtocolVersion >= Protocol20260728)
-}
-
-// encodeResponse encodes the JSON-RPC response to c as the SDK would:
-// Server.callTool turns nil content into [], ServerSession.handle names
-// the server (impl) in the _meta of results when annotate (a request of
-// revision 2026-07-28 or later), sessions of that revision get
-// resultType "complete" when complete (CallToolResult.MarshalJSON writes
-// it last), and jsonrpc2 wraps the result, which json.Marshal made
-// compact, unchanged.
-func encodeResponse(c *fastCall, res *mcp.CallToolResult, err error, impl *mcp.Implementation, annotate, complete bool) ([]byte, error) {
-	if err != nil {
-		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: err})
-	}
-	if res.Content == nil {
-		r := *res
-		r.Content = []mcp.Content{}
-		res = &r
-	}
-	if annotate {
-		m := res.Meta
-		if m == nil {
-			m = map[string]any{}
-		}
-		if _, ok := m[mcp.MetaKeyServerInfo]; !ok {
-			m[mcp.MetaKeyServerInfo] = impl
-			res.Meta = m
-		}
-	}
-	raw, err := res.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(raw)+len(c.idKey)+64)
-	out = append(append(append(out, `{"jsonrpc":"2.0","id":`...), c.idKey...), `,"result":`...)
-	if complete {
-		end := bytes.LastIndexByte(raw, '}')
-		out = append(out, raw[:end]...)
-		if len(bytes.TrimSpace(raw[1:end])) > 0 {
-			out = append(out, ',')
-		}
-		out = append(append(out, `"resultType":"complete"`...), raw[end:]...)
-	} else {
-		out = append(out, raw...)
-	}
-	return append(out, '}'), nil
+	line = append(line, '\n')
+	_, _ = f.out.Write(line)
+	*buf = line // keep what grew, within putBuffer's bound
 }
 
 // Protocol20260728 is the first revision whose results carry resultType
@@ -473,9 +427,21 @@ func (c *fastCall) decodeMeta(raw []byte) bool {
 		}
 	}
 	c.metaKey = string(key)
-	var pv string
-	c.modern = proto[0] != nil && json.Unmarshal(proto[0], &pv) == nil && pv >= Protocol20260728
+	c.modern = proto[0] != nil && protocolVersion(proto[0]) >= Protocol20260728
 	return true
+}
+
+// protocolVersion is the string raw, a JSON string, holds: sliced when
+// it has no escapes (as a client writes a version), else decoded.
+func protocolVersion(raw []byte) string {
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
+	}
+	var v string
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	return v
 }
 
 // objectMembers calls fn with each key and raw value of the JSON object
