@@ -60,9 +60,13 @@ type sensitiveSet struct {
 	ndecided atomic.Int32
 }
 
-// maxDecidedNames bounds sensitiveSet.decided: names a caller makes up
-// are decided again on every call rather than kept.
-const maxDecidedNames = 256
+// maxDecidedNames and maxDecidedName bound sensitiveSet.decided to 16
+// KiB of names: names a caller makes up, beyond the first 256 or longer
+// than 64 bytes, are decided again on every call rather than kept.
+const (
+	maxDecidedNames = 256
+	maxDecidedName  = 64
+)
 
 func newSensitiveSet(handles []HandleType, lists ...[]string) *sensitiveSet {
 	ss := &sensitiveSet{names: map[string]bool{}}
@@ -89,7 +93,7 @@ func (ss *sensitiveSet) is(name string) bool {
 		return v.(bool)
 	}
 	is := ss.decide(name)
-	if ss.ndecided.Load() < maxDecidedNames && ss.ndecided.Add(1) <= maxDecidedNames {
+	if len(name) <= maxDecidedName && ss.ndecided.Load() < maxDecidedNames && ss.ndecided.Add(1) <= maxDecidedNames {
 		ss.decided.Store(name, is)
 	}
 	return is
