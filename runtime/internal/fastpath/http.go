@@ -15,9 +15,10 @@ import (
 // validates the request _meta and the Mcp-* headers, and decodes the
 // params again: about 0.4 ms of CPU and 300 KiB of garbage per call,
 // several times what the call costs in the runtime. Server.HTTPHandler
-// therefore puts HTTP in front of the SDK's handler, which serves the tools/call POSTs whose outcome is already known to
-// be the SDK's, and writes the response the SDK would, byte for byte;
-// every other request goes to the SDK unchanged.
+// therefore puts HTTP in front of the SDK's handler: it serves the
+// tools/call POSTs whose outcome is already known to be the SDK's and
+// writes the response the SDK would, byte for byte; every other request
+// goes to the SDK unchanged.
 //
 // The first POST of each shape goes to the SDK, and its answer teaches
 // the fast path. A shape (shapeCache, which keeps a keyed digest of it,
@@ -34,8 +35,8 @@ import (
 // leaves to the SDK the tools whose input schema has x-mcp-header
 // annotations: their headers are checked against the arguments).
 //
-// TestHTTPFastPathMatchesSDK (package runtime) sends one script through both paths and
-// compares status, headers and bodies.
+// TestHTTPFastPathMatchesSDK (package runtime) sends one script through
+// both paths and compares status, headers and bodies.
 
 // HTTP serves qualifying POSTs of a Streamable HTTP handler, and passes
 // every other request to the SDK's.

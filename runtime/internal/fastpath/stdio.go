@@ -20,9 +20,9 @@ import (
 // a tools/call line five to seven times (batch probe, envelope, method,
 // request _meta, each _meta value, params), each with a fresh 32 KiB
 // buffer: about 200 KiB of garbage per call, which costs more CPU in the
-// SDK and the garbage collector than the whole call costs in this
-// package. Server.ServeIO therefore reads the stream itself and serves the
-// tools/call lines whose outcome is already known to be the SDK's,
+// SDK and the garbage collector than the whole call costs in the
+// runtime. Server.ServeIO therefore reads the stream itself (through
+// Stdio) and serves the tools/call lines whose outcome is already known to be the SDK's,
 // decoding each once and writing the response as the SDK would, byte for
 // byte; every other line goes to the SDK unchanged. A line is served here
 // only when all of these hold, else the SDK serves it:
@@ -44,8 +44,8 @@ import (
 //   - the host has a handler for the tool (Host.Tool; tools with asks,
 //     confirmation or middleware may need the session and have none).
 //
-// TestFastPathMatchesSDK (package runtime) replays one script through both paths and
-// compares every response.
+// TestFastPathMatchesSDK (package runtime) replays one script through
+// both paths and compares every response.
 
 // fastMaxLine bounds the lines the fast path reads whole; longer ones
 // pass to the SDK (whose own limit is 16 MiB).
