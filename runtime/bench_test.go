@@ -40,7 +40,12 @@ func BenchmarkCallTool(b *testing.B) {
 // benchServer is the server of the whole-call benchmarks: one tool, one
 // path parameter, a loopback upstream answering a fixed JSON object (like
 // the petstore backend's inventory).
-func benchServer(b *testing.B) *Server {
+func benchServer(b testing.TB) *Server {
+	return benchServerLogging(b, slog.New(slog.DiscardHandler))
+}
+
+// benchServerLogging is benchServer logging to logger.
+func benchServerLogging(b testing.TB, logger *slog.Logger) *Server {
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"approved":57,"placed":100,"delivered":50,"sold":3,"available":412}`)
@@ -52,7 +57,7 @@ func benchServer(b *testing.B) *Server {
 		Op: &Operation{Method: "GET", Path: "/pet/{petId}", Params: []Param{
 			{Name: "petId", Arg: "petId", In: InPath, Style: "simple", Required: true}}},
 	}}}
-	srv, err := NewServer(def, Options{BaseURL: up.URL, Logger: slog.New(slog.DiscardHandler)})
+	srv, err := NewServer(def, Options{BaseURL: up.URL, Logger: logger})
 	if err != nil {
 		b.Fatal(err)
 	}

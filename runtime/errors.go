@@ -716,7 +716,7 @@ func (s *Server) transportError(ctx context.Context, bt *boundTool, err error, s
 	switch {
 	case errors.As(err, &tooLarge):
 		e.kind, e.retryable = KindTooLarge, false
-		e.msg = fmt.Sprintf("The API's answer to %s is larger than this server's limit of %s, so it is not shown. If the call changes data, it did take effect. Narrow the request (filters, a smaller page size, fewer fields) and call again.", bt.spec.Name, byteSize(tooLarge.limit))
+		e.msg = fmt.Sprintf("The API's answer to %s is larger than this server's limit of %s, so it is not shown. If the call changes data, it did take effect. Narrow the request (filters, a smaller page size, fewer fields) and call again.", bt.spec.Name, textkit.ByteSize(tooLarge.limit))
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || (errors.As(err, &nerr) && nerr.Timeout()):
 		e.kind = KindTimeout
 		e.msg = fmt.Sprintf("The API did not answer %s within %s (timeout) %s. It may be slow or overloaded: retry once later. If the call changes data, check first whether it took effect before retrying.", bt.spec.Name, bt.timeout, during)
@@ -748,16 +748,6 @@ func connWord(err error) string {
 		return "broken pipe"
 	}
 	return "unexpected end of data"
-}
-
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // badResponse is a 2xx whose body is not what a data API sends.

@@ -12,6 +12,9 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/fastpath"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // The checks in front of the Streamable HTTP endpoint, for hostile peers:
@@ -35,9 +38,8 @@ import (
 // limit for a request (the SDK reads bodies whole).
 const maxHTTPBody = 4 << 20
 
-// maxHTTPBatch bounds the messages of one JSON-RPC batch: one POST of a
-// 2025-03-26 client could otherwise run tens of thousands of tool calls.
-const maxHTTPBatch = 100
+// maxHTTPBatch bounds the messages of one JSON-RPC batch, as on stdio.
+const maxHTTPBatch = fastpath.MaxBatch
 
 // httpGuard serves the Origin check in front of next.
 type httpGuard struct {
@@ -136,7 +138,7 @@ func (b bodyGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.ContentLength > maxHTTPBody {
-		refuseHTTP(w, http.StatusRequestEntityTooLarge, jsonrpcInvalidRequest, fmt.Sprintf("the request body has %d bytes; this server reads at most %s", r.ContentLength, byteSize(maxHTTPBody)))
+		refuseHTTP(w, http.StatusRequestEntityTooLarge, jsonrpcInvalidRequest, fmt.Sprintf("the request body has %d bytes; this server reads at most %s", r.ContentLength, textkit.ByteSize(maxHTTPBody)))
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxHTTPBody+1))
@@ -149,34 +151,17 @@ func (b bodyGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(body) > maxHTTPBody {
-		refuseHTTP(w, http.StatusRequestEntityTooLarge, jsonrpcInvalidRequest, "the request body is larger than "+byteSize(maxHTTPBody)+", the most this server reads")
+		refuseHTTP(w, http.StatusRequestEntityTooLarge, jsonrpcInvalidRequest, "the request body is larger than "+textkit.ByteSize(maxHTTPBody)+", the most this server reads")
 		return
 	}
 	// The body is in: the read deadline bounded the request's arrival
 	// only; the call and its answer are the write timeout's.
 	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
-	if n := batchLen(body); n > maxHTTPBatch {
+	if n := fastpath.BatchLen(body); n > maxHTTPBatch {
 		refuseHTTP(w, http.StatusBadRequest, jsonrpcInvalidRequest, fmt.Sprintf("the JSON-RPC batch holds %d messages; this server takes at most %d in one request (send them in several requests)", n, maxHTTPBatch))
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	b.next.ServeHTTP(w, r)
-}
-
-// batchLen is the number of elements of a body that is a valid JSON
-// array, else 0 (a single message, or invalid JSON the SDK refuses).
-func batchLen(body []byte) int {
-	i := skipSpace(body, 0)
-	if i >= len(body) || body[i] != '[' || !json.Valid(body) {
-		return 0
-	}
-	n := 0
-	for i = skipSpace(body, i+1); i < len(body) && body[i] != ']'; n++ {
-		i = skipSpace(body, valueEnd(body, i))
-		if i < len(body) && body[i] == ',' {
-			i = skipSpace(body, i+1)
-		}
-	}
-	return n
 }

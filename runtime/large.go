@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // Large results. A result whose JSON is over maxReturnBytes is not cut
@@ -60,7 +61,7 @@ func (s *Server) limitSize(ctx context.Context, bt *boundTool, owner string, res
 	head := cutUTF8(tc.Text, maxReturnBytes)
 	out := &mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.TextContent{Text: head + fmt.Sprintf("\n\n[This is the first %s of a %s result, cut mid-value. The whole result is the resource %s: read it with resources/read within %s (only you can). To get less, narrow the request (filters, a smaller page, fewer fields).]",
-			byteSize(int64(len(head))), byteSize(size), uri, resultTTL)},
+			textkit.ByteSize(int64(len(head))), textkit.ByteSize(size), uri, resultTTL)},
 		&mcp.ResourceLink{URI: uri, Name: bt.spec.Name + " result", MIMEType: mime, Size: &size,
 			Description: "The whole result of this " + bt.spec.Name + " call, for " + resultTTL.String() + "."},
 	}}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // limitMedia replaces every media item of res over its cap
@@ -34,7 +35,7 @@ func (s *Server) limitMedia(ctx context.Context, bt *boundTool, owner string, re
 		out[i] = &mcp.ResourceLink{URI: uri, Name: bt.spec.Name + " " + p.mediaType, MIMEType: p.mediaType, Size: &size,
 			Description: "The " + p.mediaType + " this " + bt.spec.Name + " call returned, for " + resultTTL.String() + "."}
 		notes = append(notes, fmt.Sprintf("item %d (%s, %s) is over the %s this server returns inline: read it as the resource %s with resources/read within %s (only you can)",
-			i, p.mediaType, countBytes(len(p.data)), byteSize(int64(maxMediaBytes(classOf(p)))), uri, resultTTL))
+			i, p.mediaType, countBytes(len(p.data)), textkit.ByteSize(int64(maxMediaBytes(classOf(p)))), uri, resultTTL))
 	}
 	if len(notes) == 0 {
 		return res
@@ -77,5 +78,5 @@ func contentPart(c mcp.Content) (mediaPart, bool) {
 func mediaTooLarge(bt *boundTool, p mediaPart) *callError {
 	return &callError{kind: KindTooLarge, retryAfter: retryAfterUnknown,
 		msg: fmt.Sprintf("The %s the API returned to %s is %s, more than the %s this server returns inline, and it could not be kept for reading. Narrow the request (a smaller size or page) and call again.",
-			p.mediaType, bt.spec.Name, countBytes(len(p.data)), byteSize(int64(maxMediaBytes(classOf(p)))))}
+			p.mediaType, bt.spec.Name, countBytes(len(p.data)), textkit.ByteSize(int64(maxMediaBytes(classOf(p)))))}
 }

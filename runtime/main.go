@@ -71,7 +71,9 @@ func Main(def *ServerDef, opts Options, args []string, stdin io.Reader, stdout, 
 		err = serveHTTP(ctx, srv, cfg.addr, &cfg.listener, logger)
 	} else {
 		logger.Info("serving MCP on stdio", "server", def.Name)
-		err = srv.RunStdio(ctx, stdin, stdout)
+		in, restore := pollableStdin(stdin)
+		err = srv.RunStdio(ctx, in, stdout)
+		restore()
 	}
 	if err != nil {
 		logger.Error("server stopped", "error", err)

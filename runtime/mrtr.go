@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -41,7 +42,14 @@ const stateTTL = 5 * time.Minute
 type stateSigner struct {
 	key []byte
 	now func() time.Time
+	// lastOwner is the last owner digest computed: the caller of a stdio
+	// server, and of most calls in a row over HTTP, is the same one, and
+	// an HMAC per call is the cost of a dozen JSON fields.
+	lastOwner atomic.Pointer[ownerDigest]
 }
+
+// ownerDigest is one subject's owner digest.
+type ownerDigest struct{ subject, owner string }
 
 // requestStateV1 is the signed content of a requestState.
 type requestStateV1 struct {
@@ -70,10 +78,15 @@ func (s *stateSigner) mac(payload string) string {
 // user id or e-mail address is looked up in seconds). Replicas sharing a
 // store need the same key, as for requestState ($PREFIX_STATE_KEY).
 func (s *stateSigner) owner(subject string) string {
+	if last := s.lastOwner.Load(); last != nil && last.subject == subject {
+		return last.owner
+	}
 	m := hmac.New(sha256.New, s.key)
 	m.Write([]byte("oa2mcp-owner\x00"))
 	m.Write([]byte(subject))
-	return hex.EncodeToString(m.Sum(nil)[:16])
+	d := &ownerDigest{subject: subject, owner: hex.EncodeToString(m.Sum(nil)[:16])}
+	s.lastOwner.Store(d)
+	return d.owner
 }
 
 func (s *stateSigner) sign(st requestStateV1) string {
@@ -445,7 +458,7 @@ func (s *Server) inputRequired(bt *boundTool, digest string, args map[string]any
 	st.Answers = answers
 	tok := s.signer.sign(st)
 	if len(tok) > maxStateLen {
-		return inputFailure(fmt.Sprintf("The user's answers are too long to carry to the next question (more than %s). Call the tool again with shorter values.", byteSize(maxStateLen))).result()
+		return inputFailure(fmt.Sprintf("The user's answers are too long to carry to the next question (more than %s). Call the tool again with shorter values.", textkit.ByteSize(maxStateLen))).result()
 	}
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{inputKeyOf(bt): &mcp.ElicitParams{

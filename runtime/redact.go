@@ -5,6 +5,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
@@ -49,7 +51,22 @@ type sensitiveSet struct {
 	names    map[string]bool
 	patterns []string
 	prefixes []string // handle prefixes: handles are logged by prefix only
+
+	// decided remembers is for the argument names seen, at most
+	// maxDecidedNames of them: a tool's names repeat on every call, and
+	// the word rules cost microseconds per name (every call's log line
+	// asks for each argument).
+	decided  sync.Map // string → bool
+	ndecided atomic.Int32
 }
+
+// maxDecidedNames and maxDecidedName bound sensitiveSet.decided to 16
+// KiB of names: names a caller makes up, beyond the first 256 or longer
+// than 64 bytes, are decided again on every call rather than kept.
+const (
+	maxDecidedNames = 256
+	maxDecidedName  = 64
+)
 
 func newSensitiveSet(handles []HandleType, lists ...[]string) *sensitiveSet {
 	ss := &sensitiveSet{names: map[string]bool{}}
@@ -72,6 +89,18 @@ func newSensitiveSet(handles []HandleType, lists ...[]string) *sensitiveSet {
 
 // is reports whether the values of name are hidden.
 func (ss *sensitiveSet) is(name string) bool {
+	if v, ok := ss.decided.Load(name); ok {
+		return v.(bool)
+	}
+	is := ss.decide(name)
+	if len(name) <= maxDecidedName && ss.ndecided.Load() < maxDecidedNames && ss.ndecided.Add(1) <= maxDecidedNames {
+		ss.decided.Store(name, is)
+	}
+	return is
+}
+
+// decide applies the rules behind is.
+func (ss *sensitiveSet) decide(name string) bool {
 	if ss.names[name] || textkit.IsSecretName(name) || textkit.IsPersonalName(name) {
 		return true
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // From upstream responses to tool results. A 2xx body is read once (up
@@ -168,7 +169,7 @@ const maxReturnBytes = 100 * 1024
 // tooLargeResult is the error of a result over maxReturnBytes.
 func tooLargeResult(bt *boundTool, n int) *callError {
 	return &callError{kind: KindTooLarge, retryAfter: retryAfterUnknown,
-		msg: fmt.Sprintf("The result of %s would be %s, more than the %s this server returns at once. Narrow the request (filters, a smaller page, fewer fields) and call again.", bt.spec.Name, byteSize(int64(n)), byteSize(maxReturnBytes))}
+		msg: fmt.Sprintf("The result of %s would be %s, more than the %s this server returns at once. Narrow the request (filters, a smaller page, fewer fields) and call again.", bt.spec.Name, textkit.ByteSize(int64(n)), textkit.ByteSize(maxReturnBytes))}
 }
 
 // marshalJSON encodes v compactly without HTML escaping.

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/fastpath"
 )
 
 // SchemaProfile names a form of the tool schemas that tools/list
@@ -114,7 +115,7 @@ func (s *Server) profileMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			p = profileForClient(name)
 		}
-		form := schemaForm{profile: p, mcpHeaders: lr.ProtocolVersion() >= protocol20260728}
+		form := schemaForm{profile: p, mcpHeaders: lr.ProtocolVersion() >= fastpath.Protocol20260728}
 		if form == registeredForm() {
 			return res, nil
 		}

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -17,7 +16,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/fastpath"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // Server is a generated MCP server: its tools call the upstream HTTP API
@@ -87,9 +88,14 @@ type Server struct {
 	// the stdio fast path would skip; it stays off.
 	exposed atomic.Bool
 	// fastPathOff turns the fast paths off (gateFastPath; tests compare
-	// both); fastCalls counts the calls they served.
+	// both); fastCalls counts the calls they served; httpFast is the HTTP
+	// handler's fast path, nil while none is built or it is off.
 	fastPathOff bool
 	fastCalls   atomic.Int64
+	httpFast    *fastpath.HTTP
+	// shapeCacheBytes bounds httpFast's shape cache; 0: the engine's
+	// default (tests flood a smaller one).
+	shapeCacheBytes int
 }
 
 // boundTool is a tool compiled once at newServer, but for its input
@@ -123,6 +129,9 @@ type boundTool struct {
 	// userNeeds are the per_user and exchange schemes the tool's
 	// operations authenticate with, and the scopes to ask for each.
 	userNeeds userNeeds
+	// fast is the tool's handler on the fast paths (fastHandler), used
+	// only while fastTool(bt) holds.
+	fast fastpath.Handler
 }
 
 // NewServer compiles spec and registers its tools. Errors name what is
@@ -304,6 +313,7 @@ func (s *Server) bindTool(ts *Tool, eager bool) (*boundTool, error) {
 		timeout:   s.timeout,
 		limiter:   newLimiter(ts.MaxConcurrent),
 	}
+	bt.fast = s.fastHandler(bt)
 	if ts.TimeoutMillis > 0 {
 		bt.timeout = time.Duration(ts.TimeoutMillis) * time.Millisecond
 	}
@@ -398,10 +408,11 @@ func (s *Server) HTTPHandler() http.Handler {
 			sdk.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), httpRequestKey{}, r.Context())))
 		})
 		// Tool calls the SDK is known to accept take a fast path
-		// (fasthttp.go).
+		// (runtime/internal/fastpath).
 		var inner http.Handler = carried
 		if s.fastPathOn() {
-			inner = newHTTPFast(s, carried)
+			s.httpFast = fastpath.NewHTTP(fastHost{s}, carried, s.shapeCacheBytes)
+			inner = s.httpFast
 		}
 		// Hostile peers meet the Origin check first, then authentication
 		// (a caller without a valid token has no body read), then the
@@ -425,7 +436,8 @@ func (s *Server) HTTPHandler() http.Handler {
 // RunStdio serves one client over newline-delimited JSON on stdin and
 // stdout until the client disconnects or ctx is cancelled. Cancellation is
 // a normal shutdown and returns nil. Tool calls the SDK is known to
-// accept are served on a fast path (fastpath.go), the rest by the SDK.
+// accept are served on a fast path (runtime/internal/fastpath), the rest
+// by the SDK.
 func (s *Server) RunStdio(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	s.stdio.Store(true)
 	return s.ServeIO(ctx, stdin, stdout)
@@ -441,18 +453,15 @@ func (s *Server) ServeIO(ctx context.Context, stdin io.Reader, stdout io.Writer)
 	fctx, stopFast := context.WithCancel(ctx)
 	defer stopFast()
 	// Responses finishing together leave in one write (groupWriter).
-	fp := newFastPath(fctx, s, newGroupWriter(stdout))
-	// The reader answers lines that are no message itself (stdioguard.go)
-	// and, unless fastPathOff, serves fast calls.
-	in, out := &fastReader{f: fp, br: bufio.NewReaderSize(stdin, fastMaxLine)}, fastWriter{fp}
-	t := &mcp.IOTransport{Reader: &drainingReader{r: in, s: s, limit: s.timeout + time.Second}, Writer: nopWriteCloser{out}}
+	// The engine's reader answers lines that are no message itself and,
+	// unless the fast path is off, serves fast calls.
+	fp := fastpath.NewStdio(fctx, fastHost{s}, s.fastPathOn(), stdin, newGroupWriter(stdout))
+	t := &mcp.IOTransport{Reader: &drainingReader{r: fp.Reader(), s: s, limit: s.timeout + time.Second}, Writer: nopWriteCloser{fp.Writer()}}
 	ss, err := s.mcp.Connect(ctx, t, nil)
 	if err != nil {
 		return err
 	}
-	if fp != nil {
-		fp.ss.Store(ss)
-	}
+	fp.Attach(ss)
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
 	select {
@@ -560,7 +569,7 @@ func (s *Server) execute(ctx context.Context, bt *boundTool, op *compiledOp, arg
 	}
 	if req.ContentLength > s.maxRequest {
 		return nil, &callError{kind: KindTooLarge, retryAfter: retryAfterUnknown,
-			msg: fmt.Sprintf("The request body would be %d bytes; this server sends at most %s. Send less data (fewer items, shorter texts) and call again.", req.ContentLength, byteSize(s.maxRequest))}
+			msg: fmt.Sprintf("The request body would be %d bytes; this server sends at most %s. Send less data (fewer items, shorter texts) and call again.", req.ContentLength, textkit.ByteSize(s.maxRequest))}
 	}
 	if h := op.retry.idemHeader; h != "" && req.Header.Get(h) == "" {
 		// One key per tool call, repeated on every retry.

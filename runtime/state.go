@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // State handles: a handle type with State names a JSON object kept in the
@@ -76,7 +77,7 @@ func (h *handleManager) updateState(ctx context.Context, t *HandleType, v, owner
 		}
 		if len(raw) > maxStateBytes {
 			return rec, 0, &callError{kind: KindTooLarge, retryAfter: retryAfterUnknown,
-				msg: fmt.Sprintf("The %s handle %s would hold more than %s; it was not changed. Finish with what it holds, or start a new one.", t.Name, v, byteSize(maxStateBytes))}
+				msg: fmt.Sprintf("The %s handle %s would hold more than %s; it was not changed. Finish with what it holds, or start a new one.", t.Name, v, textkit.ByteSize(maxStateBytes))}
 		}
 		rec.Value = raw
 		return rec, time.UnixMilli(rec.Expires).Sub(now), nil

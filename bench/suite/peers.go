@@ -73,7 +73,8 @@ func petstoreSpec() spec {
 // and runs the rounds.
 func measurePeers(ctx context.Context) *peersResult {
 	res := &peersResult{Calls: *peerCalls, Warmup: *peerWarmup, Conc: *peerConc}
-	servers := []*peerServer{oursServer(ctx), jedisct1Server(), npmPeerServer(ctx)}
+	ours := oursServer(ctx)
+	servers := []*peerServer{ours, fastPathOff(ours), jedisct1Server(), npmPeerServer(ctx)}
 	backend, base, err := startBackend(ctx)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "  backend: %v\n", err)
@@ -102,8 +103,8 @@ func measurePeers(ctx context.Context) *peersResult {
 				pr.Ratio = direct / pr.CPS
 			}
 			row.Rounds = append(row.Rounds, pr)
-			fmt.Fprintf(os.Stderr, "  round %d: %-45s %.0f calls/s (%.2fx), start to tools/list %v, peak %s %s\n", r+1, s.Name, pr.CPS, pr.Ratio,
-				pr.StartToList.Round(time.Millisecond), kib(pr.PeakRSS), pr.Err)
+			fmt.Fprintf(os.Stderr, "  round %d: %-45s %.0f calls/s (%.2fx), server CPU %.0f µs/call, start to tools/list %v, peak %s %s\n", r+1, s.Name, pr.CPS, pr.Ratio,
+				float64(pr.CPU)/1e3, pr.StartToList.Round(time.Millisecond), kib(pr.PeakRSS), pr.Err)
 		}
 	}
 	return res
@@ -119,6 +120,21 @@ func oursServer(ctx context.Context) *peerServer {
 		return s
 	}
 	s.command = func(base string) *exec.Cmd { return exec.Command(bin, "--base-url", base) }
+	return s
+}
+
+// fastPathOff is ours with the fast path turned off by its environment
+// variable (docs/runtime.md, "The fast path and its gate"): the same
+// binary, every call through go-sdk.
+func fastPathOff(ours *peerServer) *peerServer {
+	s := &peerServer{Name: "oa2mcp, fast path off", Tool: ours.Tool, Missing: ours.Missing}
+	if ours.command != nil {
+		s.command = func(base string) *exec.Cmd {
+			cmd := ours.command(base)
+			cmd.Env = append(os.Environ(), "PETSTORE_FAST_PATH=off")
+			return cmd
+		}
+	}
 	return s
 }
 
@@ -404,6 +420,35 @@ func printPeersTable(p *peersResult) {
 		}
 		fmt.Printf("| %s | %.0f | %.2f / %.2f | %d ms | %.1f MiB | %.0f | %d |\n", row.Name, medianFloat(cps), best, medianFloat(ratio),
 			median(starts).Milliseconds(), float64(peak)/1024, medianFloat(cpu), errs)
+	}
+	fmt.Println()
+	printPeerCPURounds(p)
+}
+
+// printPeerCPURounds lists each server's CPU per call round by round,
+// and each one's ratio to jedisct1/openapi-mcp's in the same round: the
+// machine is shared, so only same-round ratios compare.
+func printPeerCPURounds(p *peersResult) {
+	var base *peerRow
+	for _, row := range p.Rows {
+		if strings.HasPrefix(row.Name, "jedisct1/") && row.Missing == "" {
+			base = row
+		}
+	}
+	fmt.Println("| server | server CPU µs/call, round by round | / jedisct1/openapi-mcp's, same round |")
+	fmt.Println("|---|---|---|")
+	for _, row := range p.Rows {
+		if row.Missing != "" {
+			continue
+		}
+		var cpus, ratios []string
+		for i, r := range row.Rounds {
+			cpus = append(cpus, fmt.Sprintf("%.0f", float64(r.CPU)/1e3))
+			if base != nil && i < len(base.Rounds) && base.Rounds[i].CPU > 0 {
+				ratios = append(ratios, fmt.Sprintf("%.2f", float64(r.CPU)/float64(base.Rounds[i].CPU)))
+			}
+		}
+		fmt.Printf("| %s | %s | %s |\n", row.Name, strings.Join(cpus, ", "), strings.Join(ratios, ", "))
 	}
 	fmt.Println()
 }

@@ -1,4 +1,4 @@
-package runtime
+package fastpath
 
 import (
 	"container/list"
@@ -90,6 +90,15 @@ func (c *shapeCache) remove(e *list.Element) {
 	en := c.lru.Remove(e).(*shapeEntry)
 	delete(c.items, en.digest)
 	c.bytes -= en.size
+}
+
+// each calls fn with every shape the cache holds.
+func (c *shapeCache) each(fn func(*httpShape)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for e := c.lru.Front(); e != nil; e = e.Next() {
+		fn(e.Value.(*shapeEntry).shape)
+	}
 }
 
 // usage is the bytes and shapes the cache holds.

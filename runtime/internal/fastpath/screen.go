@@ -1,4 +1,4 @@
-package runtime
+package fastpath
 
 import (
 	"bufio"
@@ -24,8 +24,10 @@ import (
 // stdioMaxMessage bounds one line: the SDK's own frame limit.
 const stdioMaxMessage = mcp.DefaultMaxLineLength
 
-// stdioMaxBatch bounds the messages of one batch line, as on HTTP.
-const stdioMaxBatch = maxHTTPBatch
+// MaxBatch bounds the messages of one JSON-RPC batch, a stdio line or
+// an HTTP POST: one batch of a 2025-03-26 client could otherwise run tens
+// of thousands of tool calls.
+const MaxBatch = 100
 
 // protocol20250618 is the first revision without JSON-RPC batches.
 const protocol20250618 = "2025-06-18"
@@ -52,7 +54,7 @@ func (r *fastReader) readLine() (line []byte, tooLong bool, err error) {
 
 // screen returns the error answer for a line the SDK must not see, or
 // nil to pass it on.
-func (f *fastPath) screen(line []byte) []byte {
+func (f *Stdio) screen(line []byte) []byte {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
 		return nil
@@ -75,8 +77,8 @@ func (f *fastPath) screen(line []byte) []byte {
 	if err := json.Unmarshal(trimmed, &elems); err != nil || len(elems) == 0 {
 		return stdioError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: an empty batch")
 	}
-	if len(elems) > stdioMaxBatch {
-		return stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: the batch holds %d messages; this server takes at most %d in one batch", len(elems), stdioMaxBatch))
+	if len(elems) > MaxBatch {
+		return stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: the batch holds %d messages; this server takes at most %d in one batch", len(elems), MaxBatch))
 	}
 	ids := map[jsonrpc.ID]bool{}
 	for i, e := range elems {
@@ -127,4 +129,21 @@ func stdioError(id json.RawMessage, code int, msg string) []byte {
 		Message string `json:"message"`
 	}{code, msg}})
 	return append(b, '\n')
+}
+
+// BatchLen is the number of elements of a body that is a valid JSON
+// array, else 0 (a single message, or invalid JSON the SDK refuses).
+func BatchLen(body []byte) int {
+	i := skipSpace(body, 0)
+	if i >= len(body) || body[i] != '[' || !json.Valid(body) {
+		return 0
+	}
+	n := 0
+	for i = skipSpace(body, i+1); i < len(body) && body[i] != ']'; n++ {
+		i = skipSpace(body, valueEnd(body, i))
+		if i < len(body) && body[i] == ',' {
+			i = skipSpace(body, i+1)
+		}
+	}
+	return n
 }

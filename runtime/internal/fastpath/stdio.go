@@ -1,11 +1,10 @@
-package runtime
+package fastpath
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -14,22 +13,23 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // The stdio fast path. Before a tool handler runs, go-sdk v1.8.0 decodes
 // a tools/call line five to seven times (batch probe, envelope, method,
 // request _meta, each _meta value, params), each with a fresh 32 KiB
 // buffer: about 200 KiB of garbage per call, which costs more CPU in the
-// SDK and the garbage collector than the whole call costs in this
-// package. RunStdio therefore reads the stream itself and serves the
-// tools/call lines whose outcome is already known to be the SDK's,
+// SDK and the garbage collector than the whole call costs in the
+// runtime. Server.ServeIO therefore reads the stream itself (through
+// Stdio) and serves the tools/call lines whose outcome is already known to be the SDK's,
 // decoding each once and writing the response as the SDK would, byte for
 // byte; every other line goes to the SDK unchanged. A line is served here
 // only when all of these hold, else the SDK serves it:
 //
-//   - the session is initialized (the SDK has set its parameters), the
-//     server is not draining, and nobody can have added SDK middleware
-//     (MCPServer was never called);
+//   - the session is initialized (the SDK has set its parameters) and
+//     the host is not paused (Host.Paused: draining, or its SDK server
+//     handed out);
 //   - the stream is at a value boundary (every earlier line was one whole
 //     JSON value), the line is one JSON object of at most fastMaxLine
 //     bytes, valid UTF-8, nested at most 1000 deep (the SDK's bound),
@@ -41,22 +41,25 @@ import (
 //     client info, capabilities, log level) earlier in this session: the
 //     first call of each such _meta goes to the SDK, and its answer
 //     (a result, not an error) teaches the fast path;
-//   - the tool is a bound tool with no asks, no confirmation and no
-//     middleware (those may need the session or return input requests).
+//   - the host has a handler for the tool (Host.Tool; tools with asks,
+//     confirmation or middleware may need the session and have none).
 //
-// TestFastPathMatchesSDK replays one script through both paths and
-// compares every response.
+// TestFastPathMatchesSDK (package runtime) replays one script through
+// both paths and compares every response.
 
 // fastMaxLine bounds the lines the fast path reads whole; longer ones
 // pass to the SDK (whose own limit is 16 MiB).
 const fastMaxLine = 1 << 20
 
-// fastPath serves the qualifying tools/call lines of one stdio session.
-type fastPath struct {
-	s   *Server
-	ctx context.Context // cancelled when the session ends
-	out io.Writer       // a groupWriter: whole lines, ours and the SDK's, never interleaved
-	ss  atomic.Pointer[mcp.ServerSession]
+// Stdio is one stdio session's view of the stream: the reader and
+// writer the SDK gets (Reader, Writer), which screen the lines the SDK
+// must not see and serve the qualifying tools/call lines themselves.
+type Stdio struct {
+	host Host
+	on   bool            // the gate let the fast path run; else lines are only screened
+	ctx  context.Context // cancelled when the session ends
+	out  io.Writer       // a groupWriter: whole lines, ours and the SDK's, never interleaved
+	ss   atomic.Pointer[mcp.ServerSession]
 
 	mu     sync.Mutex
 	metaOK map[string]bool                   // request _meta protocol fields the SDK accepted
@@ -72,20 +75,41 @@ type fastPath struct {
 	// to an idle worker; idle counts them.
 	jobs chan func()
 	idle atomic.Int32
+
+	reader  *fastReader
+	results *resultEncoder
 }
 
 // maxIdleWorkers bounds the workers kept waiting for calls; more are
 // started when calls arrive faster, and exit once they are idle.
 const maxIdleWorkers = 16
 
-func newFastPath(ctx context.Context, s *Server, out io.Writer) *fastPath {
-	return &fastPath{s: s, ctx: ctx, out: out, metaOK: map[string]bool{}, probes: map[string]string{},
+// NewStdio returns the engine of one stdio session reading in and
+// writing whole lines to out (which must not interleave concurrent
+// writes: a groupWriter), its fast calls cancelled when ctx ends; on is
+// the gate's answer.
+func NewStdio(ctx context.Context, host Host, on bool, in io.Reader, out io.Writer) *Stdio {
+	f := &Stdio{host: host, on: on, results: newResultEncoder(host.Impl()), ctx: ctx, out: out, metaOK: map[string]bool{}, probes: map[string]string{},
 		calls: map[jsonrpc.ID]context.CancelFunc{}, jobs: make(chan func())}
+	f.reader = &fastReader{f: f, br: bufio.NewReaderSize(in, fastMaxLine)}
+	return f
 }
+
+// Reader is what the SDK reads of the session: every line but the
+// tools/call lines served here and the lines screen answered.
+func (f *Stdio) Reader() io.ReadCloser { return f.reader }
+
+// Writer is where the SDK writes: its lines and the fast path's never
+// interleave.
+func (f *Stdio) Writer() io.WriteCloser { return fastWriter{f} }
+
+// Attach gives the engine the SDK session once it is connected; until
+// then every line goes to the SDK.
+func (f *Stdio) Attach(ss *mcp.ServerSession) { f.ss.Store(ss) }
 
 // run hands job to an idle worker, or starts one: it never waits, so the
 // reader goes on reading while calls run.
-func (f *fastPath) run(job func()) {
+func (f *Stdio) run(job func()) {
 	select {
 	case f.jobs <- job:
 	default:
@@ -95,7 +119,7 @@ func (f *fastPath) run(job func()) {
 
 // work runs job, then the jobs handed to it while it waits, until more
 // workers than maxIdleWorkers wait or the session ends.
-func (f *fastPath) work(job func()) {
+func (f *Stdio) work(job func()) {
 	for {
 		job()
 		if f.idle.Add(1) > maxIdleWorkers {
@@ -115,7 +139,7 @@ func (f *fastPath) work(job func()) {
 // fastReader is the SDK's view of stdin: every line except the
 // tools/call lines the fast path serves.
 type fastReader struct {
-	f    *fastPath
+	f    *Stdio
 	br   *bufio.Reader
 	rest []byte // what remains of the line being passed to the SDK
 	err  error
@@ -145,7 +169,7 @@ func (r *fastReader) next() []byte {
 		}
 	}
 	if tooLong {
-		r.f.reply(stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: the line is longer than %s, the most this server reads as one message", byteSize(stdioMaxMessage))))
+		r.f.reply(stdioError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: the line is longer than "+textkit.ByteSize(stdioMaxMessage)+", the most this server reads as one message"))
 		return nil
 	}
 	if r.f.intercept(line) {
@@ -160,7 +184,7 @@ func (r *fastReader) next() []byte {
 
 // reply writes an answer of the reader's own, whole, between the
 // session's other lines.
-func (f *fastPath) reply(line []byte) {
+func (f *Stdio) reply(line []byte) {
 	_, _ = f.out.Write(line)
 }
 
@@ -168,7 +192,7 @@ func (r *fastReader) Close() error { return nil }
 
 // fastWriter is the SDK's view of stdout: its lines and the fast path's
 // never interleave, and while probes are out its responses are read.
-type fastWriter struct{ f *fastPath }
+type fastWriter struct{ f *Stdio }
 
 func (w fastWriter) Write(p []byte) (int, error) {
 	if w.f.nprobe.Load() > 0 {
@@ -192,11 +216,11 @@ type fastCall struct {
 
 // intercept serves line when it may, and reports whether it did. It
 // runs on the reader goroutine.
-func (f *fastPath) intercept(line []byte) bool {
+func (f *Stdio) intercept(line []byte) bool {
 	if bytes.Contains(line, []byte(`"notifications/cancelled"`)) {
 		f.cancelled(line) // the SDK gets the line too
 	}
-	if f.dirty || !f.s.fastPathOn() || f.s.exposed.Load() || f.s.draining.Load() || !bytes.Contains(line, []byte(`"tools/call"`)) {
+	if f.dirty || !f.on || f.host.Paused() || !bytes.Contains(line, []byte(`"tools/call"`)) {
 		return false
 	}
 	ss := f.ss.Load()
@@ -207,8 +231,8 @@ func (f *fastPath) intercept(line []byte) bool {
 	if !ok {
 		return false
 	}
-	bt := f.s.tools[c.name]
-	if !fastTool(bt) {
+	h := f.host.Tool(c.name, false)
+	if h == nil {
 		return false
 	}
 	f.mu.Lock()
@@ -224,98 +248,41 @@ func (f *fastPath) intercept(line []byte) bool {
 	ctx, cancel := context.WithCancel(f.ctx)
 	f.calls[c.id] = cancel
 	f.mu.Unlock()
-	f.s.inflight.Add(1) // before the goroutine: end of input waits for it
-	f.run(func() { f.serve(ctx, cancel, ss, bt, c) })
+	f.host.Enter() // before the goroutine: end of input waits for it
+	f.run(func() { f.serve(ctx, cancel, ss, h, c) })
 	return true
 }
 
-// fastTool reports whether calls of bt may take a fast path: a bound
-// tool with no asks, no confirmation, no per-caller upstream account and
-// no middleware (those may need the SDK session or return input
-// requests), whose operations answer JSON or text (media content is the
-// SDK's to encode).
-func fastTool(bt *boundTool) bool {
-	return bt != nil && len(bt.spec.Asks) == 0 && bt.confirm == nil && len(bt.userNeeds) == 0 && len(bt.middleware) == 0 && !bt.spec.readsMedia()
-}
-
 // serve runs one call and writes its response.
-func (f *fastPath) serve(ctx context.Context, cancel context.CancelFunc, ss *mcp.ServerSession, bt *boundTool, c *fastCall) {
-	defer f.s.inflight.Add(-1)
-	f.s.fastCalls.Add(1)
+func (f *Stdio) serve(ctx context.Context, cancel context.CancelFunc, ss *mcp.ServerSession, h Handler, c *fastCall) {
+	defer f.host.Leave()
 	defer func() {
 		f.mu.Lock()
 		delete(f.calls, c.id)
 		f.mu.Unlock()
 		cancel()
 	}()
-	params := &mcp.CallToolParamsRaw{Meta: mcp.Meta(c.meta), Name: c.name, Arguments: c.args}
-	res, err := f.s.handle(ctx, bt, callIn{raw: c.args, meta: c.meta, req: &mcp.CallToolRequest{Params: params}})
-	line, err := f.response(ss, c, res, err)
+	res, err := h(ctx, &Call{Name: c.name, Args: c.args, Meta: c.meta})
+	ip := ss.InitializeParams()
+	buf := f.results.getBuffer()
+	defer f.results.putBuffer(buf)
+	line, err := f.results.encode((*buf)[:0], c, res, err, c.modern, ip != nil && ip.ProtocolVersion >= Protocol20260728)
 	if err != nil {
-		f.s.logger.Error("cannot encode a tool result", "tool", c.name, "error", err)
+		f.host.Logger().Error("cannot encode a tool result", "tool", c.name, "error", err)
 		line, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: err})
 	}
-	_, _ = f.out.Write(append(line, '\n'))
+	line = append(line, '\n')
+	_, _ = f.out.Write(line)
+	*buf = line // keep what grew, within putBuffer's bound
 }
 
-// response encodes the JSON-RPC response to c as the SDK would for this
-// session (encodeResponse).
-func (f *fastPath) response(ss *mcp.ServerSession, c *fastCall, res *mcp.CallToolResult, err error) ([]byte, error) {
-	ip := ss.InitializeParams()
-	return encodeResponse(c, res, err, f.s.impl, c.modern, ip != nil && ip.ProtocolVersion >= protocol20260728)
-}
-
-// encodeResponse encodes the JSON-RPC response to c as the SDK would:
-// Server.callTool turns nil content into [], ServerSession.handle names
-// the server (impl) in the _meta of results when annotate (a request of
-// revision 2026-07-28 or later), sessions of that revision get
-// resultType "complete" when complete (CallToolResult.MarshalJSON writes
-// it last), and jsonrpc2 wraps the result, which json.Marshal made
-// compact, unchanged.
-func encodeResponse(c *fastCall, res *mcp.CallToolResult, err error, impl *mcp.Implementation, annotate, complete bool) ([]byte, error) {
-	if err != nil {
-		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: err})
-	}
-	if res.Content == nil {
-		r := *res
-		r.Content = []mcp.Content{}
-		res = &r
-	}
-	if annotate {
-		m := res.Meta
-		if m == nil {
-			m = map[string]any{}
-		}
-		if _, ok := m[mcp.MetaKeyServerInfo]; !ok {
-			m[mcp.MetaKeyServerInfo] = impl
-			res.Meta = m
-		}
-	}
-	raw, err := res.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(raw)+len(c.idKey)+64)
-	out = append(append(append(out, `{"jsonrpc":"2.0","id":`...), c.idKey...), `,"result":`...)
-	if complete {
-		end := bytes.LastIndexByte(raw, '}')
-		out = append(out, raw[:end]...)
-		if len(bytes.TrimSpace(raw[1:end])) > 0 {
-			out = append(out, ',')
-		}
-		out = append(append(out, `"resultType":"complete"`...), raw[end:]...)
-	} else {
-		out = append(out, raw...)
-	}
-	return append(out, '}'), nil
-}
-
-// protocol20260728 is the first revision whose results carry resultType.
-const protocol20260728 = "2026-07-28"
+// Protocol20260728 is the first revision whose results carry resultType
+// (and whose requests carry protocol fields in _meta).
+const Protocol20260728 = "2026-07-28"
 
 // cancelled cancels the fast call a notifications/cancelled line names,
 // the id read as the SDK reads it.
-func (f *fastPath) cancelled(line []byte) {
+func (f *Stdio) cancelled(line []byte) {
 	var n struct {
 		Method string `json:"method"`
 		Params struct {
@@ -339,7 +306,7 @@ func (f *fastPath) cancelled(line []byte) {
 
 // learn reads a line the SDK writes: the answer to a probe that is a
 // result, not an error, means the SDK accepts that _meta.
-func (f *fastPath) learn(p []byte) {
+func (f *Stdio) learn(p []byte) {
 	var r struct {
 		ID     json.RawMessage `json:"id"`
 		Result json.RawMessage `json:"result"`
@@ -460,9 +427,21 @@ func (c *fastCall) decodeMeta(raw []byte) bool {
 		}
 	}
 	c.metaKey = string(key)
-	var pv string
-	c.modern = proto[0] != nil && json.Unmarshal(proto[0], &pv) == nil && pv >= protocol20260728
+	c.modern = proto[0] != nil && protocolVersion(proto[0]) >= Protocol20260728
 	return true
+}
+
+// protocolVersion is the string raw, a JSON string, holds: sliced when
+// it has no escapes (as a client writes a version), else decoded.
+func protocolVersion(raw []byte) string {
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
+	}
+	var v string
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	return v
 }
 
 // objectMembers calls fn with each key and raw value of the JSON object

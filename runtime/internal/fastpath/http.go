@@ -1,14 +1,12 @@
-package runtime
+package fastpath
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -16,10 +14,11 @@ import (
 // the body twice, builds and tears down a session with its goroutines,
 // validates the request _meta and the Mcp-* headers, and decodes the
 // params again: about 0.4 ms of CPU and 300 KiB of garbage per call,
-// several times what the call costs in this package. HTTPHandler
-// therefore serves the tools/call POSTs whose outcome is already known to
-// be the SDK's, and writes the response the SDK would, byte for byte;
-// every other request goes to the SDK unchanged.
+// several times what the call costs in the runtime. Server.HTTPHandler
+// therefore puts HTTP in front of the SDK's handler: it serves the
+// tools/call POSTs whose outcome is already known to be the SDK's and
+// writes the response the SDK would, byte for byte; every other request
+// goes to the SDK unchanged.
 //
 // The first POST of each shape goes to the SDK, and its answer teaches
 // the fast path. A shape (shapeCache, which keeps a keyed digest of it,
@@ -31,23 +30,40 @@ import (
 // shape is learned from a 200 answer whose body is one JSON-RPC result
 // for that request's id; the fast path then writes the same headers and
 // framing, and names the server or adds resultType "complete" exactly
-// when the SDK did for that shape. Lines and tools qualify as on the
-// stdio fast path (parseFastCall, fastTool), and tools whose input schema
-// has x-mcp-header annotations are left to the SDK (their headers are
-// checked against the arguments).
+// when the SDK did for that shape. Lines qualify as on the stdio fast
+// path (parseFastCall), tools as Host.Tool(name, true) says (the host
+// leaves to the SDK the tools whose input schema has x-mcp-header
+// annotations: their headers are checked against the arguments).
 //
-// TestHTTPFastPathMatchesSDK sends one script through both paths and
-// compares status, headers and bodies.
+// TestHTTPFastPathMatchesSDK (package runtime) sends one script through
+// both paths and compares status, headers and bodies.
 
-// httpFast serves qualifying POSTs of a Streamable HTTP handler.
-type httpFast struct {
-	s      *Server
-	next   http.Handler // the SDK's handler, request context carried
-	shapes *shapeCache
+// HTTP serves qualifying POSTs of a Streamable HTTP handler, and passes
+// every other request to the SDK's.
+type HTTP struct {
+	host    Host
+	next    http.Handler // the SDK's handler
+	shapes  *shapeCache
+	results *resultEncoder
 }
 
-func newHTTPFast(s *Server, next http.Handler) *httpFast {
-	return &httpFast{s: s, next: next, shapes: newShapeCache(httpFastMaxBytes)}
+// NewHTTP serves the qualifying POSTs in front of next, the SDK's
+// handler, with a shape cache of at most maxBytes (0: the default).
+func NewHTTP(host Host, next http.Handler, maxBytes int) *HTTP {
+	if maxBytes <= 0 {
+		maxBytes = httpFastMaxBytes
+	}
+	return &HTTP{host: host, next: next, shapes: newShapeCache(maxBytes), results: newResultEncoder(host.Impl())}
+}
+
+// CacheUsage is the bytes and shapes the shape cache holds.
+func (h *HTTP) CacheUsage() (bytes, shapes int) { return h.shapes.usage() }
+
+// EachCachedShape calls fn with the headers and the suffix of each shape
+// the cache holds: what a test reads to check they hold no request's
+// header values.
+func (h *HTTP) EachCachedShape(fn func(header http.Header, suffix []byte)) {
+	h.shapes.each(func(s *httpShape) { fn(s.header, s.suffix) })
 }
 
 // httpShape is how the SDK answered a tools/call of one shape.
@@ -62,8 +78,8 @@ type httpShape struct {
 // handler gets them all).
 var httpSkippedHeaders = map[string]bool{"Content-Length": true, "Traceparent": true, "Tracestate": true, "X-Request-Id": true}
 
-func (h *httpFast) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.Body == nil || h.s.exposed.Load() || h.s.draining.Load() {
+func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Body == nil || h.host.Paused() {
 		h.next.ServeHTTP(w, r)
 		return
 	}
@@ -79,8 +95,8 @@ func (h *httpFast) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.next.ServeHTTP(w, r)
 		return
 	}
-	bt := h.s.tools[c.name]
-	if !fastTool(bt) || strings.Contains(bt.spec.InputSchema, "x-mcp-header") {
+	handler := h.host.Tool(c.name, true)
+	if handler == nil {
 		h.next.ServeHTTP(w, r)
 		return
 	}
@@ -92,23 +108,17 @@ func (h *httpFast) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.learn(key, c, rec)
 		return
 	}
-	h.serve(w, r, bt, c, shape)
+	h.serve(w, r, handler, c, shape)
 }
 
 // serve runs one call and writes the response the SDK would.
-func (h *httpFast) serve(w http.ResponseWriter, r *http.Request, bt *boundTool, c *fastCall, shape *httpShape) {
-	h.s.inflight.Add(1)
-	defer h.s.inflight.Add(-1)
-	h.s.fastCalls.Add(1)
-	// As the SDK: the call outlives the request's cancellation but keeps
-	// its values; handle cancels it when the client hangs up.
-	ctx := context.WithValue(context.WithoutCancel(r.Context()), httpRequestKey{}, r.Context())
-	ti := auth.TokenInfoFromContext(r.Context())
-	params := &mcp.CallToolParamsRaw{Meta: mcp.Meta(c.meta), Name: c.name, Arguments: c.args}
-	in := callIn{raw: c.args, meta: c.meta, hdr: r.Header, ti: ti,
-		req: &mcp.CallToolRequest{Params: params, Extra: &mcp.RequestExtra{TokenInfo: ti, Header: r.Header}}}
-	res, err := h.s.handle(ctx, bt, in)
-	line, err := encodeResponse(c, res, err, h.s.impl, shape.annotate, shape.complete)
+func (h *HTTP) serve(w http.ResponseWriter, r *http.Request, handler Handler, c *fastCall, shape *httpShape) {
+	h.host.Enter()
+	defer h.host.Leave()
+	res, err := handler(r.Context(), &Call{Name: c.name, Args: c.args, Meta: c.meta, HTTP: r})
+	buf := h.results.getBuffer()
+	defer h.results.putBuffer(buf)
+	line, err := h.results.encode((*buf)[:0], c, res, err, shape.annotate, shape.complete)
 	if err != nil {
 		http.Error(w, "cannot encode the tool result: "+err.Error(), http.StatusInternalServerError)
 		return
@@ -117,12 +127,14 @@ func (h *httpFast) serve(w http.ResponseWriter, r *http.Request, bt *boundTool, 
 		w.Header()[k] = v
 	}
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(append(line, shape.suffix...))
+	line = append(line, shape.suffix...)
+	_, _ = w.Write(line)
+	*buf = line
 }
 
 // learn records the shape of an SDK answer that was one JSON-RPC result
 // for c's id, with status 200.
-func (h *httpFast) learn(key shapeDigest, c *fastCall, rec *recorder) {
+func (h *HTTP) learn(key shapeDigest, c *fastCall, rec *recorder) {
 	if rec.status != http.StatusOK || rec.overflow {
 		return
 	}
