@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/oa2mcp/oa2mcp/generator/ir"
 )
 
 // bodyWorld is a random set of response schemas sharing definitions,
@@ -125,5 +127,30 @@ func TestSharedBodiesMatchAlone(t *testing.T) {
 		}
 		defs, _ := json.Marshal(w.defs)
 		t.Fatalf("seed %d: %v\ndefs: %s\nschemas: %q", seed, err, defs, w.schemas)
+	}
+}
+
+// TestSynthBodiesMatchAlone: the concurrent workers of synthBodies, each
+// with its own shared synthesiser, give every schema the body it gets
+// alone ("{}" where that fails).
+func TestSynthBodiesMatchAlone(t *testing.T) {
+	for seed := uint64(1); seed <= 60; seed++ {
+		w := newBodyWorld(seed)
+		defs, _ := json.Marshal(w.defs)
+		srv := &ir.Server{ResponseDefs: string(defs), Responses: map[string]ir.OperationResponses{}}
+		for i, s := range w.schemas {
+			srv.Responses[fmt.Sprintf("GET /r%02d", i)] = ir.OperationResponses{Status: 200, MediaType: "application/json", Schema: s}
+		}
+		decoded := responseDefs(srv)
+		got := synthBodies(srv, decoded)
+		for i, s := range w.schemas {
+			want, ok := synthBody(s, decoded)
+			if !ok {
+				want = "{}"
+			}
+			if got[s] != want {
+				t.Fatalf("seed %d: schema %d %s: body %q, alone %q", seed, i, s, got[s], want)
+			}
+		}
 	}
 }
