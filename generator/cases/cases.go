@@ -86,6 +86,22 @@ func forEach(n int, f func(i int)) {
 	wg.Wait()
 }
 
+// forChunks splits 0..n into one contiguous range per worker and runs f
+// on each concurrently, for work that shares state within a range.
+func forChunks(n int, f func(lo, hi int)) {
+	workers := min(n, goruntime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
 // caseError says why a tool has no cases, and what to do.
 type caseError struct{ what, fix string }
 

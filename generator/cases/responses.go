@@ -42,6 +42,8 @@ func responses(srv *ir.Server, problems *diag.List) map[string]oa2mcptest.Respon
 
 // synthBodies synthesises the body of every distinct response schema,
 // concurrently: Kubernetes has 771 schemas, each with its definitions.
+// Each worker compiles the shared definitions once for all its schemas
+// (see bodySynth), not once per schema.
 func synthBodies(srv *ir.Server, defs map[string]any) map[string]string {
 	seen := map[string]bool{}
 	var schemas []string
@@ -52,10 +54,13 @@ func synthBodies(srv *ir.Server, defs map[string]any) map[string]string {
 		}
 	}
 	out := make([]string, len(schemas))
-	forEach(len(schemas), func(i int) {
-		var ok bool
-		if out[i], ok = synthBody(schemas[i], defs); !ok {
-			out[i] = "{}" // as cachedBody: the tools reading it fail the proof precisely
+	forChunks(len(schemas), func(lo, hi int) {
+		bs := &bodySynth{defs: defs}
+		for i := lo; i < hi; i++ {
+			var ok bool
+			if out[i], ok = bs.body(schemas[i]); !ok {
+				out[i] = "{}" // as cachedBody: the tools reading it fail the proof precisely
+			}
 		}
 	})
 	bodies := make(map[string]string, len(schemas))
@@ -63,6 +68,37 @@ func synthBodies(srv *ir.Server, defs map[string]any) map[string]string {
 		bodies[s] = out[i]
 	}
 	return bodies
+}
+
+// bodySynth synthesises response bodies with one synthesiser whose
+// compiled definitions and schema cache serve schema after schema. A
+// schema whose compilation shows any problem is synthesised again on its
+// own, as synthBody does, and the shared synthesiser is dropped: a
+// problem poisons every later compilation of a Fragments, and a broken
+// definition must fail only the schemas that reach it.
+type bodySynth struct {
+	defs   map[string]any
+	shared *synth
+}
+
+// body is synthBody(schema, b.defs), sharing compiled definitions.
+func (b *bodySynth) body(schema string) (string, bool) {
+	root, ok := decodeSchema(schema)
+	if !ok {
+		return "", false
+	}
+	if b.defs != nil {
+		root["$defs"] = b.defs
+	}
+	if b.shared == nil {
+		b.shared = newSynth(map[string]any{"$defs": b.defs}, true)
+	}
+	body, ok := b.shared.body(root)
+	if b.shared.fragments.Failed() {
+		b.shared = nil
+		return synthBody(schema, b.defs)
+	}
+	return body, ok
 }
 
 // cachedBody synthesises the body of schema once.
@@ -127,7 +163,12 @@ func synthBody(schema string, defs map[string]any) (string, bool) {
 	if defs != nil {
 		root["$defs"] = defs
 	}
-	s := newSynth(root, true)
+	return newSynth(root, true).body(root)
+}
+
+// body builds a value valid against root, a response schema whose
+// references point into s's definitions, and encodes it.
+func (s *synth) body(root map[string]any) (string, bool) {
 	v, ok := s.value(root, false, 0)
 	if !ok || !s.valid(root, v) {
 		return "", false

@@ -35,8 +35,9 @@ func discoverUnused(cfg Config) bool {
 
 // discovery maps the operations no task tool uses onto the server's
 // Discovery; the task tools keep their names. Nil when every operation
-// is a task tool's: three tools would offer nothing.
-func discovery(infos []*opInfo, used map[*opInfo]bool, tools []ir.Tool, prefix string, tags map[string]string, problems *diag.List) *runtime.Discovery {
+// is a task tool's: three tools would offer nothing. built holds default
+// tools already built (nil: none).
+func discovery(infos []*opInfo, used map[*opInfo]bool, tools []ir.Tool, prefix string, tags map[string]string, built builtTools, problems *diag.List) *runtime.Discovery {
 	rest, names := unusedNames(infos, used, tools, problems)
 	checkReserved(tools, prefix, problems)
 	if len(rest) == 0 {
@@ -48,7 +49,7 @@ func discovery(infos []*opInfo, used map[*opInfo]bool, tools []ir.Tool, prefix s
 	}
 	var entries []entry
 	for i, info := range rest {
-		tool, err := info.defaultTool(names[i])
+		tool, err := built.tool(info, names[i])
 		if err != nil {
 			problems.Errorf(info.op.Pos, "simplify the schema or exclude the operation", "%s %s: input schema cannot be encoded: %v", info.op.Method, info.op.RawPath, err)
 			continue

@@ -68,17 +68,18 @@ func boundedDefault(ov *overrides.File) bool {
 // otherwise (or nothing, as keepUnused says).
 func mapUnused(srv *ir.Server, doc *load.Document, infos []*opInfo, used map[*opInfo]bool, cfg Config, problems *diag.List) {
 	if discoverUnused(cfg) {
-		srv.Discovery = discovery(infos, used, srv.Tools, toolPrefix(cfg), doc.Tags, problems)
+		srv.Discovery = discovery(infos, used, srv.Tools, toolPrefix(cfg), doc.Tags, nil, problems)
 		return
 	}
 	if !keepUnused(cfg.Overrides) {
 		return
 	}
 	var scratch diag.List
-	tools := defaultTools(infos, used, srv.Tools, toolPrefix(cfg), &scratch)
+	built := builtTools{}
+	tools := defaultTools(infos, used, srv.Tools, toolPrefix(cfg), built, &scratch)
 	all := append(append([]ir.Tool(nil), srv.Tools...), tools...)
 	if n := ir.ListBytes(all); boundedDefault(cfg.Overrides) && cfg.Bounds.exceeds(len(all), n) {
-		srv.Discovery = discovery(infos, used, srv.Tools, toolPrefix(cfg), doc.Tags, problems)
+		srv.Discovery = discovery(infos, used, srv.Tools, toolPrefix(cfg), doc.Tags, built, problems)
 		if srv.Discovery != nil {
 			srv.Large = &ir.LargeAPI{Tools: len(all), ListBytes: n, Bounds: boundsText(cfg.Bounds)}
 			srv.Instructions += " " + largeInstructions(srv)

@@ -165,7 +165,7 @@ func returnsWebPage(op *load.Operation) bool {
 
 // defaultTools makes one tool per unused operation. Task tools keep their
 // names; default names give way with a numeric suffix.
-func defaultTools(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool, prefix string, problems *diag.List) []ir.Tool {
+func defaultTools(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool, prefix string, built builtTools, problems *diag.List) []ir.Tool {
 	var rest []*opInfo
 	var ops []*load.Operation
 	for _, info := range infos {
@@ -183,7 +183,7 @@ func defaultTools(infos []*opInfo, used map[*opInfo]bool, taken []ir.Tool, prefi
 	names := uniqueNames(wanted, maxToolName)[len(taken):]
 	tools := make([]ir.Tool, 0, len(rest))
 	for i, info := range rest {
-		tool, err := info.defaultTool(names[i])
+		tool, err := built.tool(info, names[i])
 		if err != nil {
 			problems.Errorf(info.op.Pos, "simplify the schema or exclude the operation", "%s %s: input schema cannot be encoded: %v", info.op.Method, info.op.RawPath, err)
 			continue
@@ -365,6 +365,23 @@ func (info *opInfo) ownOp() *ir.Operation {
 
 // defaultTool is the one-to-one tool of the operation. Encoding fails only
 // on values JSON cannot hold, such as a YAML .nan in an enum.
+// builtTools are the default tools built so far, by operation: a large
+// API's default mapping builds every one to size the tool list, and
+// discovery then serves the same tools instead of building them again.
+type builtTools map[*opInfo]ir.Tool
+
+// tool is info.defaultTool(name), built once per operation and name.
+func (b builtTools) tool(info *opInfo, name string) (ir.Tool, error) {
+	if t, ok := b[info]; ok && t.Name == name {
+		return t, nil
+	}
+	t, err := info.defaultTool(name)
+	if err == nil && b != nil {
+		b[info] = t
+	}
+	return t, err
+}
+
 func (info *opInfo) defaultTool(name string) (ir.Tool, error) {
 	op := info.op
 	schema := info.in.schema()

@@ -176,6 +176,13 @@ func (f *Fragments) Compile(sub any) (*Schema, error) {
 	return &Schema{root: n}, nil
 }
 
+// Failed reports whether any fragment compiled so far showed a problem;
+// every later Compile then fails too, so a caller sharing one Fragments
+// among independent schemas starts afresh after it.
+func (f *Fragments) Failed() bool {
+	return len(f.c.unsupported) > 0 || len(f.c.invalid) > 0
+}
+
 // sameValue reports whether a and b are the same map (not merely equal).
 func sameValue(a, b any) bool {
 	am, ok1 := a.(map[string]any)
