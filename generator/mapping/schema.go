@@ -56,13 +56,14 @@ type mergedObject struct {
 	constraints []*load.Schema
 }
 
-// merged merges s and its allOf parts, eight levels deep at most.
+// merged merges s and its allOf parts, as deep as [load.Document.Properties]
+// follows them.
 func (w *schemaWriter) merged(s *load.Schema) mergedObject {
-	m := mergedObject{props: map[string]*load.Schema{}, plain: true}
+	m := mergedObject{plain: true}
 	var walk func(s *load.Schema, depth int)
 	walk = func(s *load.Schema, depth int) {
 		s = w.resolve(s)
-		if s == nil || depth > 8 {
+		if s == nil || depth > load.MaxAllOfDepth {
 			m.plain = false
 			return
 		}
@@ -78,9 +79,6 @@ func (w *schemaWriter) merged(s *load.Schema) mergedObject {
 				m.plain = false
 			}
 		}
-		for _, name := range s.PropertyOrder {
-			m.props[name] = s.Properties[name]
-		}
 		m.required = append(m.required, s.Required...)
 		m.closed = m.closed || s.NoAdditional
 		for _, part := range s.AllOf {
@@ -88,6 +86,8 @@ func (w *schemaWriter) merged(s *load.Schema) mergedObject {
 		}
 	}
 	walk(s, 0)
+	// A property declared by more than one part is their conjunction.
+	m.props = w.doc.Properties(s).Schemas
 	return m
 }
 

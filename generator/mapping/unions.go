@@ -3,6 +3,7 @@ package mapping
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -91,7 +92,10 @@ func (v variant) label(i int) string {
 }
 
 // mergedJSON is an object schema with its allOf parts' properties and
-// required lists merged in (through $defs references, a few levels).
+// required lists merged in (through $defs references, a few levels). A
+// property declared differently by the object and a part is their
+// conjunction, {"allOf": [...]}, by the rule [load.Document.Properties]
+// applies to loaded schemas: this is the same rule over converted ones.
 func mergedJSON(s, defs map[string]any, depth int) map[string]any {
 	out := map[string]any{"properties": map[string]any{}, "required": []any{}}
 	if s == nil || depth > 4 {
@@ -111,12 +115,29 @@ func mergedJSON(s, defs map[string]any, depth int) map[string]any {
 		pm, _ := part.(map[string]any)
 		sub := mergedJSON(resolveDef(pm, defs), defs, depth+1)
 		for k, v := range sub["properties"].(map[string]any) {
-			props[k] = v
+			props[k] = conjoinJSON(props[k], v)
 		}
 		req = append(req, sub["required"].([]any)...)
 	}
 	out["required"] = req
 	return out
+}
+
+// conjoinJSON is a schema that holds when both a (nil: none declared)
+// and b hold: b alone when a is nil, equal to b or an allOf that already
+// lists b; otherwise an allOf of both.
+func conjoinJSON(a, b any) any {
+	if a == nil || reflect.DeepEqual(a, b) {
+		return b
+	}
+	if am, ok := a.(map[string]any); ok && len(am) == 1 {
+		for _, x := range asSlice(am["allOf"]) {
+			if reflect.DeepEqual(x, b) {
+				return a
+			}
+		}
+	}
+	return map[string]any{"allOf": []any{a, b}}
 }
 
 func propSchema(shape map[string]any, name string) map[string]any {
@@ -161,8 +182,28 @@ func fixedJSON(p map[string]any) []any {
 	if c, ok := p["const"]; ok {
 		return []any{c}
 	}
-	e, _ := p["enum"].([]any)
-	return e
+	if e, _ := p["enum"].([]any); len(e) > 0 {
+		return e
+	}
+	// A conjunction (mergedJSON's allOf of a property's declarations)
+	// fixes the values every arm that fixes values allows.
+	var out []any
+	fixed := false
+	for _, arm := range asSlice(p["allOf"]) {
+		am, _ := arm.(map[string]any)
+		vals := fixedJSON(am)
+		if len(vals) == 0 {
+			continue
+		}
+		if !fixed {
+			out, fixed = vals, true
+			continue
+		}
+		out = slices.DeleteFunc(slices.Clone(out), func(v any) bool {
+			return !slices.ContainsFunc(vals, func(x any) bool { return reflect.DeepEqual(x, v) })
+		})
+	}
+	return out
 }
 
 // summarizeUnion replaces the union of s by a summary: a note naming
