@@ -216,6 +216,7 @@ func collapseBelow(limit int, defs map[string]any) func(map[string]any, int) {
 			summarizeUnion(s, defs, false)
 		}
 		if depth == limit-1 {
+			keepAllOfType(s)
 			for _, k := range []string{"allOf", "not"} {
 				delete(s, k)
 			}
@@ -245,6 +246,26 @@ func collapseBelow(limit int, defs map[string]any) func(map[string]any, int) {
 				continue
 			}
 			delete(s, k)
+		}
+	}
+}
+
+// keepAllOfType gives a schema without a type the type one of its allOf
+// arms declares, before the arms are cut: a value must satisfy every arm,
+// so it must be of that type. A property declared by an object and its
+// allOf parts alike is such a conjunction, and keeps saying what it is.
+func keepAllOfType(s map[string]any) {
+	if _, typed := s["type"]; typed {
+		return
+	}
+	for _, arm := range asSlice(s["allOf"]) {
+		am, _ := arm.(map[string]any)
+		if t, ok := am["type"].(string); ok {
+			s["type"] = t
+			if t == "array" {
+				s["items"] = map[string]any{} // strict clients want every array to say what it holds
+			}
+			return
 		}
 	}
 }
