@@ -485,6 +485,11 @@ func (s *synth) object(m map[string]any, boundary bool, depth int, top bool) (ma
 			}
 			continue
 		}
+		if !required[n] && top && !s.valid(mapOf(props[n]), v) {
+			// An optional input no value fits (declared of two types by
+			// an object and its allOf part, which both apply) is left out.
+			continue
+		}
 		out[n] = v
 	}
 	for n := range required {

@@ -129,3 +129,42 @@ func (d *Document) conjunction(decls []*Schema) *Schema {
 	}
 	return c
 }
+
+// Contradiction reports two JSON types that s requires at once, by its
+// own type and those of its allOf arms (through references, as deep as
+// [Document.Properties] follows them), so that no value satisfies s: a
+// property declared a string by an object and an integer by its part.
+// An integer is a number, so those two agree; an arm of several types
+// or of none is left out.
+func (d *Document) Contradiction(s *Schema) (string, string, bool) {
+	var first string
+	var walk func(s *Schema, depth int) (string, bool)
+	walk = func(s *Schema, depth int) (string, bool) {
+		s = d.Resolve(s)
+		if s == nil || depth > MaxAllOfDepth {
+			return "", false
+		}
+		if t := s.Type; t != "" && len(s.Types) == 0 {
+			switch {
+			case first == "":
+				first = t
+			case !compatibleTypes(first, t):
+				return t, true
+			}
+		}
+		for _, arm := range s.AllOf {
+			if t, bad := walk(arm, depth+1); bad {
+				return t, true
+			}
+		}
+		return "", false
+	}
+	t, bad := walk(s, 0)
+	return first, t, bad
+}
+
+// compatibleTypes reports whether some value has both JSON types.
+func compatibleTypes(a, b string) bool {
+	num := func(t string) bool { return t == "integer" || t == "number" }
+	return a == b || num(a) && num(b)
+}

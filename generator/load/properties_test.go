@@ -64,3 +64,23 @@ func TestPropertiesDepthBound(t *testing.T) {
 		t.Fatalf("a property %d parts deep: %v, want none", MaxAllOfDepth+1, got)
 	}
 }
+
+// TestContradiction: a conjunction of two JSON types no value has is a
+// contradiction; an integer is a number, and an arm without a type or of
+// several types contradicts nothing.
+func TestContradiction(t *testing.T) {
+	doc := &Document{Schemas: map[string]*Schema{"Int": {Type: "integer"}}}
+	for _, tc := range []struct {
+		arms []*Schema
+		bad  bool
+	}{
+		{[]*Schema{{Type: "string"}, {Ref: "Int"}}, true},
+		{[]*Schema{{Type: "number"}, {Ref: "Int"}}, false},
+		{[]*Schema{{Type: "string"}, {}, {Types: []string{"integer", "string"}}}, false},
+		{[]*Schema{{Type: "string"}, {AllOf: []*Schema{{Type: "boolean"}}}}, true},
+	} {
+		if _, _, bad := doc.Contradiction(&Schema{AllOf: tc.arms}); bad != tc.bad {
+			t.Errorf("arms %+v: contradiction %v, want %v", tc.arms, bad, tc.bad)
+		}
+	}
+}

@@ -140,11 +140,33 @@ func skipUnmappable(info *opInfo, problems *diag.List) bool {
 		problems.Warnf(info.op.Pos, "map it in the override file with a path template the API answers at", "%s %s: skipped: its path is not a URL path template (%q is not allowed outside {parameters})", info.op.Method, info.op.RawPath, c)
 		return true
 	}
+	if name, a, b, bad := contradictoryField(info); bad {
+		problems.Warnf(info.op.Pos, "declare one type for it where the object and its allOf parts both declare it",
+			"%s %s: skipped: its request body requires %q, which its schema declares both %s and %s, and no value is both", info.op.Method, info.op.RawPath, name, a, b)
+		return true
+	}
 	if returnsWebPage(info.op) {
 		problems.Warnf(info.op.Pos, "map it in the override file if a model really needs the page's text", "%s %s: skipped: it answers with a web page (text/html), which a model cannot use as data", info.op.Method, info.op.RawPath)
 		return true
 	}
 	return false
+}
+
+// contradictoryField is a required property of the operation's request
+// body that no value satisfies: declared of two types by the object and
+// its allOf parts, whose declarations all apply. No call could succeed.
+func contradictoryField(info *opInfo) (name, a, b string, bad bool) {
+	rb := info.op.RequestBody
+	if rb == nil || rb.Schema == nil {
+		return "", "", "", false
+	}
+	m := info.in.w.merged(rb.Schema)
+	for _, name := range sortedUnique(m.required) {
+		if a, b, bad := info.in.w.doc.Contradiction(m.props[name]); bad {
+			return name, a, b, true
+		}
+	}
+	return "", "", "", false
 }
 
 // returnsWebPage reports an operation whose every success answer is an
