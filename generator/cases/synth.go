@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
@@ -127,7 +128,9 @@ func (s *synth) resolve(m map[string]any) map[string]any {
 			switch k {
 			case "properties":
 				for pk, pv := range mapOf(v) {
-					props[pk] = pv
+					// A property the object and a part both declare must
+					// satisfy both.
+					props[pk] = ir.ConjoinSchemas(props[pk], pv)
 				}
 			case "required":
 				required = append(required, asList(v)...)

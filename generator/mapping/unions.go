@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"fmt"
+	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"maps"
 	"reflect"
 	"regexp"
@@ -94,8 +95,7 @@ func (v variant) label(i int) string {
 // mergedJSON is an object schema with its allOf parts' properties and
 // required lists merged in (through $defs references, a few levels). A
 // property declared differently by the object and a part is their
-// conjunction, {"allOf": [...]}, by the rule [load.Document.Properties]
-// applies to loaded schemas: this is the same rule over converted ones.
+// conjunction, [ir.ConjoinSchemas].
 func mergedJSON(s, defs map[string]any, depth int) map[string]any {
 	out := map[string]any{"properties": map[string]any{}, "required": []any{}}
 	if s == nil || depth > 4 {
@@ -115,29 +115,12 @@ func mergedJSON(s, defs map[string]any, depth int) map[string]any {
 		pm, _ := part.(map[string]any)
 		sub := mergedJSON(resolveDef(pm, defs), defs, depth+1)
 		for k, v := range sub["properties"].(map[string]any) {
-			props[k] = conjoinJSON(props[k], v)
+			props[k] = ir.ConjoinSchemas(props[k], v)
 		}
 		req = append(req, sub["required"].([]any)...)
 	}
 	out["required"] = req
 	return out
-}
-
-// conjoinJSON is a schema that holds when both a (nil: none declared)
-// and b hold: b alone when a is nil, equal to b or an allOf that already
-// lists b; otherwise an allOf of both.
-func conjoinJSON(a, b any) any {
-	if a == nil || reflect.DeepEqual(a, b) {
-		return b
-	}
-	if am, ok := a.(map[string]any); ok && len(am) == 1 {
-		for _, x := range asSlice(am["allOf"]) {
-			if reflect.DeepEqual(x, b) {
-				return a
-			}
-		}
-	}
-	return map[string]any{"allOf": []any{a, b}}
 }
 
 func propSchema(shape map[string]any, name string) map[string]any {
