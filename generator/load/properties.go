@@ -100,7 +100,8 @@ func sameConstraints(a, b *Schema) bool {
 // holds: decls[0] alone, or a schema whose AllOf lists them all. The
 // conjunction also carries what every declaration agrees on and what any
 // of them marks, so that a reader of the merged schema sees the property's
-// type and its readOnly or writeOnly mark without walking the parts; the
+// type, its description and its readOnly or writeOnly mark without walking
+// the parts; the
 // type (with null only where every part allows it) is implied by the
 // parts, so it changes no verdict.
 func (d *Document) conjunction(decls []*Schema) *Schema {
@@ -123,6 +124,11 @@ func (d *Document) conjunction(decls []*Schema) *Schema {
 		c.ReadOnly = c.ReadOnly || r.ReadOnly
 		c.WriteOnly = c.WriteOnly || r.WriteOnly
 		c.Deprecated = c.Deprecated || r.Deprecated
+		if c.Description == "" {
+			// What the property means, for the model, as the first
+			// declaration that says it puts it.
+			c.Description = firstNonEmpty(x.Description, r.Description)
+		}
 	}
 	if c.Type == "" {
 		c.Nullable = false

@@ -34,8 +34,8 @@ func TestPropertiesConjoinDeclarations(t *testing.T) {
 		t.Fatalf("names %v, want %v", got.Names, want)
 	}
 	a := got.Schemas["a"]
-	if len(a.AllOf) != 2 || a.AllOf[0] != str || a.AllOf[1] != short || a.Type != "string" || a.Nullable {
-		t.Fatalf("a is %+v, want the conjunction of the object's string and the part's short nullable one, of type string, not nullable", a)
+	if len(a.AllOf) != 2 || a.AllOf[0] != str || a.AllOf[1] != short || a.Type != "string" || a.Nullable || a.Description != "A string." {
+		t.Fatalf("a is %+v, want the conjunction of the object's string and the part's short nullable one, of type string, not nullable, described as the object's", a)
 	}
 	if c := got.Schemas["c"]; c.Description != "Other words." || len(c.AllOf) != 0 {
 		t.Fatalf("c is %+v, want the object's own declaration once: the part's differs only in its description", c)

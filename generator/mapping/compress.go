@@ -3,6 +3,7 @@ package mapping
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -252,20 +253,48 @@ func collapseBelow(limit int, defs map[string]any) func(map[string]any, int) {
 
 // keepAllOfType gives a schema without a type the type one of its allOf
 // arms declares, before the arms are cut: a value must satisfy every arm,
-// so it must be of that type. A property declared by an object and its
-// allOf parts alike is such a conjunction, and keeps saying what it is.
+// so it must be of that type. With it go the scalar checks (bounds, an
+// enum, a pattern) that the arms declaring them agree on; a check two
+// arms set differently is left to the API. A property declared by an
+// object and its allOf parts alike is such a conjunction, and keeps
+// saying what it is.
 func keepAllOfType(s map[string]any) {
 	if _, typed := s["type"]; typed {
 		return
 	}
-	for _, arm := range asSlice(s["allOf"]) {
+	arms := asSlice(s["allOf"])
+	for _, arm := range arms {
 		am, _ := arm.(map[string]any)
 		if t, ok := am["type"].(string); ok {
 			s["type"] = t
 			if t == "array" {
 				s["items"] = map[string]any{} // strict clients want every array to say what it holds
 			}
-			return
+			break
+		}
+	}
+	if _, typed := s["type"]; !typed {
+		return
+	}
+	for _, k := range []string{"enum", "pattern", "format", "minimum", "maximum", "minLength", "maxLength"} {
+		if _, own := s[k]; own {
+			continue
+		}
+		var agreed any
+		set, clash := false, false
+		for _, arm := range arms {
+			am, _ := arm.(map[string]any)
+			v, ok := am[k]
+			switch {
+			case !ok:
+			case !set:
+				agreed, set = v, true
+			case !reflect.DeepEqual(agreed, v):
+				clash = true
+			}
+		}
+		if set && !clash {
+			s[k] = agreed
 		}
 	}
 }

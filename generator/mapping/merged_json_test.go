@@ -48,13 +48,15 @@ func TestMergedJSONConjoins(t *testing.T) {
 }
 
 // TestCompressionKeepsAllOfType: a top-level property that is an allOf of
-// declarations, its arms cut by compression, keeps the type an arm gives.
+// declarations, its arms cut by compression, keeps the type an arm gives
+// and the scalar checks the arms agree on.
 func TestCompressionKeepsAllOfType(t *testing.T) {
 	for _, tc := range []struct {
 		arms []any
 		want map[string]any
 	}{
-		{[]any{map[string]any{"$ref": "#/$defs/X"}, map[string]any{"type": "integer", "minimum": 1.0}}, map[string]any{"type": "integer"}},
+		{[]any{map[string]any{"$ref": "#/$defs/X"}, map[string]any{"type": "integer", "minimum": 1.0}}, map[string]any{"type": "integer", "minimum": 1.0}},
+		{[]any{map[string]any{"type": "string", "maxLength": 3.0, "pattern": "^a"}, map[string]any{"maxLength": 5.0, "pattern": "^a"}}, map[string]any{"type": "string", "pattern": "^a"}},
 		{[]any{map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}, map[string]any{"type": "array", "items": map[string]any{}}},
 		{[]any{map[string]any{"$ref": "#/$defs/X"}}, map[string]any{}},
 	} {
