@@ -26,6 +26,8 @@ type handlePlan struct {
 	// upstreamID is the id the fake upstream answers the creator with,
 	// distinctive so that the taker's request proves where it came from.
 	upstreamID any
+	// idKind is the id's type, and format when it has one.
+	idKind string
 	// takerInput is the taking tool's handle input (its final name).
 	takerInput            string
 	creator, taker        *toolPlan
@@ -59,26 +61,28 @@ func (g *gen) drawHandles(p *plan) {
 	type pair struct {
 		creator, taker  *catOp
 		field, arg, typ string
+		format          string
 	}
 	var pairs []pair
 	for _, c := range g.cat.ops {
-		if c.write() || c.resp == nil || len(c.required) > 0 {
+		if c.resp == nil {
 			continue
 		}
 		for _, f := range g.cat.fields(c.resp, "", 0) {
 			if strings.ContainsAny(f.path, ".[") || f.union || (f.typ != "string" && f.typ != "integer") {
 				continue
 			}
-			if s := g.cat.resolve(g.cat.props(c.resp)[f.path]); f.typ == "string" && !plainString(s) {
+			format, ok := idFormat(g.cat.resolve(g.cat.props(c.resp)[f.path]))
+			if !ok {
 				continue
 			}
 			for _, t := range g.cat.ops {
 				for _, arg := range slices.Sorted(maps.Keys(t.params)) {
 					s := g.cat.resolve(t.inputs[arg])
-					if t.params[arg].In != "path" || !plainName(arg) || g.cat.typeOf(s) != f.typ || !plainString(s) {
+					if tf, ok := idFormat(s); t.params[arg].In != "path" || !plainName(arg) || g.cat.typeOf(s) != f.typ || !ok || tf != format {
 						continue
 					}
-					pairs = append(pairs, pair{c, t, f.path, arg, f.typ})
+					pairs = append(pairs, pair{c, t, f.path, arg, f.typ, format})
 				}
 			}
 		}
@@ -96,8 +100,13 @@ func (g *gen) drawHandles(p *plan) {
 	if g.chance(0.5) {
 		hp.field = "h_ref"
 	}
-	hp.upstreamID = 1000 + g.pick(9000)
-	if pr.typ == "string" {
+	hp.idKind = strings.TrimSuffix(pr.typ+"/"+pr.format, "/")
+	switch {
+	case pr.typ == "integer":
+		hp.upstreamID = 1000 + g.pick(9000)
+	case pr.format == "uuid":
+		hp.upstreamID = fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", g.rng.Uint32(), g.pick(1<<16), g.pick(1<<12), g.pick(1<<12), g.rng.Int63n(1<<48))
+	default:
 		hp.upstreamID = fmt.Sprintf("zid%d", 1000+g.pick(9000))
 	}
 	hp.creator = &toolPlan{name: "hc", op: pr.creator, input: map[string]*fieldPlan{},
@@ -116,6 +125,23 @@ func (g *gen) drawHandles(p *plan) {
 	hp.closer = &toolPlan{name: "hs_close", consumes: basketInput, input: map[string]*fieldPlan{basketInput: {handle: hp.stateType}}}
 	p.handles = hp
 	p.tools = append(p.tools, hp.creator, hp.taker, hp.adder, hp.getter, hp.closer)
+}
+
+// idFormat is the format of an id schema a distinctive value can be
+// drawn for: none or uuid (an integer's int32 or int64), with no other
+// constraint than a non-empty string; ok is false for any other schema.
+func idFormat(s map[string]any) (string, bool) {
+	if s["pattern"] != nil || s["enum"] != nil || s["maxLength"] != nil || s["minimum"] != nil || s["maximum"] != nil {
+		return "", false
+	}
+	if m := s["minLength"]; m != nil && fmt.Sprint(m) != "1" {
+		return "", false
+	}
+	switch f, _ := s["format"].(string); f {
+	case "", "uuid", "int32", "int64":
+		return f, true
+	}
+	return "", false
 }
 
 func ptrTrue() *bool { t := true; return &t }
@@ -246,7 +272,7 @@ func (h *harness) checkHandles(p *plan, st *stats) []failure {
 		refuse("a handle of another type", "oa2mcp-test-a", basket)
 	}
 	if len(out) == 0 {
-		st.handled++
+		st.handled[hp.idKind]++
 	}
 	return out
 }
@@ -347,8 +373,11 @@ func (h *harness) checkBasket(p *plan, fail func(string, string, ...any), st *st
 func (h *harness) checkRefused(tool, what string, res *mcp.CallToolResult, reqs []request, err error, forbidden []string, fail func(string, string, ...any), st *stats) {
 	st.checks++
 	switch {
-	case err != nil || res == nil || !res.IsError:
-		fail("a wrong handle is refused and reaches no upstream", "tool %s: %s answered %v %v", tool, what, err, res)
+	case err != nil || res == nil:
+		fail("a wrong handle is refused and reaches no upstream", "tool %s: %s answered %v", tool, what, err)
+		return
+	case !res.IsError:
+		fail("a wrong handle is refused and reaches no upstream", "tool %s: %s answered %s", tool, what, resultText(res))
 		return
 	case len(reqs) > 0:
 		fail("a wrong handle is refused and reaches no upstream", "tool %s: %s sent %v", tool, what, describe(reqs))

@@ -11,7 +11,7 @@ import (
 // the failure.
 func minimise(p *plan, invariant string) *plan {
 	fails := func(c *plan) bool {
-		for _, f := range checkPlan(c, &stats{paged: map[string]int{}}) {
+		for _, f := range checkPlan(c, &stats{paged: map[string]int{}, handled: map[string]int{}}) {
 			if f.invariant == invariant {
 				return true
 			}

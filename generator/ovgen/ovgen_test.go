@@ -58,7 +58,8 @@ func TestOverrideFiles(t *testing.T) {
 	start := time.Now()
 	cats := loadCatalogs(t)
 	var mu sync.Mutex
-	tools, checks, files, handled, confirmed := 0, 0, 0, 0, 0
+	tools, checks, files, confirmed := 0, 0, 0, 0
+	handled := map[string]int{}
 	paged := map[string]int{}
 	sem := make(chan struct{}, 2)
 	var wg sync.WaitGroup
@@ -71,11 +72,14 @@ func TestOverrideFiles(t *testing.T) {
 			defer func() { <-sem; wg.Done() }()
 			g := &gen{cat: cat, rng: rand.New(rand.NewSource(seed))}
 			p := g.newPlan()
-			st := &stats{paged: map[string]int{}}
+			st := &stats{paged: map[string]int{}, handled: map[string]int{}}
 			fails := checkPlan(p, st)
 			mu.Lock()
 			tools, checks, files = tools+st.tools, checks+st.checks, files+1
-			handled, confirmed = handled+st.handled, confirmed+st.confirmed
+			confirmed += st.confirmed
+			for k, v := range st.handled {
+				handled[k] += v
+			}
 			for k, v := range st.paged {
 				paged[k] += v
 			}
@@ -90,9 +94,9 @@ func TestOverrideFiles(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d files, %d tools, %d invariant checks in %s", files, tools, checks, time.Since(start).Round(time.Millisecond))
 	t.Logf("paging chains followed (tool kind / who pages / page kind): %v", paged)
-	t.Logf("%d files exercised handles (id and state), %d files a confirmation", handled, confirmed)
-	if *flagFiles >= 200 && (handled == 0 || confirmed == 0) {
-		t.Errorf("handles in %d files, confirmations in %d: widen the generator or the specs", handled, confirmed)
+	t.Logf("files whose handles (id and state) passed, by upstream id: %v; files whose confirmation passed: %d", handled, confirmed)
+	if *flagFiles >= 200 && (len(handled) == 0 || confirmed == 0) {
+		t.Errorf("handles in %v files, confirmations in %d: widen the generator or the specs", handled, confirmed)
 	}
 	// Every tool kind must have paged by the upstream's own offset and by
 	// the server, or the run proved less than it claims.
@@ -131,9 +135,11 @@ func loadCatalogs(t *testing.T) []*catalog {
 type stats struct {
 	tools, checks int
 	paged         map[string]int
-	// handled and confirmed count the files whose handle and
-	// confirmation checks ran to the end.
-	handled, confirmed int
+	// handled counts the files whose handle checks ran to the end, by
+	// the upstream id's type and format; confirmed those whose
+	// confirmation checks did.
+	handled   map[string]int
+	confirmed int
 }
 
 // checkPlan generates one file and checks every invariant.
