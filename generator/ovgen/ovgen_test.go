@@ -51,7 +51,8 @@ type failure struct {
 // kind: one operation, steps, actions; renames, drops, values, flatten,
 // asks, identity bindings, step bindings, optional and conditional
 // steps, per-action input: and output:, picks through arrays, unions
-// and allOf, every paging mode, hints, and deliberate path typos) and
+// and allOf, every paging mode, hints, id and state handles,
+// confirmations, and deliberate path typos) and
 // checks, for each, the invariants of checkPlan. A failure prints the
 // seed and the minimised file.
 func TestOverrideFiles(t *testing.T) {
