@@ -65,6 +65,8 @@ type stepPlan struct {
 	nested   map[string]map[string]string
 	optional bool
 	when     string
+	// declared are the tool inputs the step added.
+	declared []string
 }
 
 type actionPlan struct {
@@ -273,6 +275,14 @@ func (g *gen) step(id string, op *catOp, before []*stepPlan, taken map[string]bo
 	for _, arg := range slices.Sorted(maps.Keys(op.inputs)) {
 		if !plainName(arg) {
 			if op.required[arg] {
+				// Another operation instead: the inputs this one
+				// declared so far are not the step's.
+				for _, name := range st.declared {
+					delete(inputs, name)
+					delete(required, name)
+					delete(taken, name)
+					delete(g.feeds, name)
+				}
 				return g.step(id, g.anyOp(true), before, taken, inputs, required, first)
 			}
 			continue
@@ -299,6 +309,7 @@ func (g *gen) step(id string, op *catOp, before []*stepPlan, taken map[string]bo
 			}
 			for _, f := range fields {
 				name := arg + "_" + f
+				st.declared = append(st.declared, name)
 				st.nested[arg][f] = "${input." + name + "}"
 				inputs[name] = g.cat.props(obj)[f]
 				required[name] = op.required[arg] && req[f] && !st.optional && st.when == ""
@@ -311,6 +322,7 @@ func (g *gen) step(id string, op *catOp, before []*stepPlan, taken map[string]bo
 			name = "q" + strings.TrimPrefix(id, "zs") + "_" + arg
 		}
 		taken[name] = true
+		st.declared = append(st.declared, name)
 		st.args[arg] = "${input." + name + "}"
 		inputs[name] = op.inputs[arg]
 		// As the generator rules: a write whose body requires nothing
