@@ -294,9 +294,20 @@ func pathValues(r request) []string {
 	segs := strings.Split(strings.Trim(r.path, "/"), "/")
 	var out []string
 	for i, t := range tmpl {
-		if strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && i < len(segs) {
-			v, err := url.PathUnescape(segs[i])
-			if err == nil {
+		if !strings.Contains(t, "{") || i >= len(segs) {
+			continue
+		}
+		// A parameter inside a segment ("{id}.json") is the part between
+		// the template's literals.
+		vals := []string{segs[i]}
+		if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") {
+			vals = nil
+			if m := segmentRE(t).FindStringSubmatch(segs[i]); m != nil {
+				vals = m[1:]
+			}
+		}
+		for _, seg := range vals {
+			if v, err := url.PathUnescape(seg); err == nil {
 				out = append(out, v)
 			}
 		}

@@ -48,6 +48,41 @@ type wire struct {
 	reqs  []request
 	lists map[string]*pagedList // by operation key
 	fault int
+	// patch, when set, overwrites top-level fields of every JSON object
+	// answered for the operation patchKey (a distinctive upstream id).
+	patchKey string
+	patch    map[string]any
+}
+
+// setPatch makes the answers of operation key carry fields (nil: none).
+func (w *wire) setPatch(key string, fields map[string]any) {
+	w.mu.Lock()
+	w.patchKey, w.patch = key, fields
+	w.mu.Unlock()
+}
+
+// patched is body with the patch applied, when it is for op.
+func (w *wire) patched(op *runtime.Operation, body []byte) []byte {
+	w.mu.Lock()
+	key, fields := w.patchKey, w.patch
+	w.mu.Unlock()
+	if op == nil || len(fields) == 0 || op.Key() != key {
+		return body
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if dec.Decode(&m) != nil || m == nil {
+		return body
+	}
+	for k, v := range fields {
+		m[k] = v
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 func (w *wire) reset(lists map[string]*pagedList, fault int) {
@@ -95,9 +130,11 @@ func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	for k, v := range rec.header {
 		rw.Header()[k] = v
 	}
+	out := w.patched(op, rec.buf.Bytes())
+	rw.Header().Del("Content-Length")
 	rw.WriteHeader(rec.status())
-	rw.Write(rec.buf.Bytes())
-	req.resp = rec.buf.String()
+	rw.Write(out)
+	req.resp = string(out)
 }
 
 // match finds the operation of a request by method and path template.
@@ -145,7 +182,7 @@ func segmentRE(t string) *regexp.Regexp {
 			b.WriteString(regexp.QuoteMeta(t))
 			break
 		}
-		b.WriteString(regexp.QuoteMeta(t[:i]) + "[^/]+")
+		b.WriteString(regexp.QuoteMeta(t[:i]) + "([^/]+?)")
 		t = t[j+1:]
 	}
 	b.WriteString("$")

@@ -11,7 +11,7 @@ import (
 // the failure.
 func minimise(p *plan, invariant string) *plan {
 	fails := func(c *plan) bool {
-		for _, f := range checkPlan(c, &stats{paged: map[string]int{}}) {
+		for _, f := range checkPlan(c, &stats{paged: map[string]int{}, handled: map[string]int{}}) {
 			if f.invariant == invariant {
 				return true
 			}
@@ -35,13 +35,21 @@ func minimise(p *plan, invariant string) *plan {
 func cuts(p *plan) []*plan {
 	var out []*plan
 	for i := range p.tools {
-		if len(p.tools) > 1 && p.tools[i] != p.typoTool {
+		if len(p.tools) > 1 && p.tools[i] != p.typoTool && !p.handles.owns(p.tools[i]) {
 			c := p.clone()
 			c.tools = append(c.tools[:i:i], c.tools[i+1:]...)
 			out = append(out, c)
 		}
 	}
 	for i, t := range p.tools {
+		if p.handles.owns(t) {
+			continue
+		}
+		if t.confirm != "" {
+			c := p.clone()
+			c.tools[i].confirm = ""
+			out = append(out, c)
+		}
 		for _, name := range slices.Sorted(maps.Keys(t.input)) {
 			c := p.clone()
 			delete(c.tools[i].input, name)
@@ -97,8 +105,11 @@ func outputCuts(p *plan, i int, at func(*toolPlan) **outPlan) []*plan {
 // clone copies a plan deeply enough for cuts to change the copy only.
 func (p *plan) clone() *plan {
 	c := &plan{cat: p.cat, typoAt: p.typoAt}
+	copies := map[*toolPlan]*toolPlan{}
 	for _, t := range p.tools {
-		ct := &toolPlan{name: t.name, op: t.op, steps: t.steps, input: cloneFields(t.input), output: t.output.clone(), renamedFrom: t.renamedFrom}
+		ct := &toolPlan{name: t.name, op: t.op, steps: t.steps, input: cloneFields(t.input), output: t.output.clone(), renamedFrom: t.renamedFrom,
+			visible: t.visible, creates: t.creates, updates: t.updates, consumes: t.consumes, confirm: t.confirm}
+		copies[t] = ct
 		for _, a := range t.actions {
 			ct.actions = append(ct.actions, &actionPlan{name: a.name, op: a.op, steps: a.steps, input: cloneFields(a.input), output: a.output.clone()})
 		}
@@ -106,6 +117,11 @@ func (p *plan) clone() *plan {
 			c.typoTool = ct
 		}
 		c.tools = append(c.tools, ct)
+	}
+	if hp := p.handles; hp != nil {
+		ch := *hp
+		ch.creator, ch.taker, ch.adder, ch.getter, ch.closer = copies[hp.creator], copies[hp.taker], copies[hp.adder], copies[hp.getter], copies[hp.closer]
+		c.handles = &ch
 	}
 	return c
 }

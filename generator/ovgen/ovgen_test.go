@@ -51,14 +51,16 @@ type failure struct {
 // kind: one operation, steps, actions; renames, drops, values, flatten,
 // asks, identity bindings, step bindings, optional and conditional
 // steps, per-action input: and output:, picks through arrays, unions
-// and allOf, every paging mode, hints, and deliberate path typos) and
+// and allOf, every paging mode, hints, id and state handles,
+// confirmations, and deliberate path typos) and
 // checks, for each, the invariants of checkPlan. A failure prints the
 // seed and the minimised file.
 func TestOverrideFiles(t *testing.T) {
 	start := time.Now()
 	cats := loadCatalogs(t)
 	var mu sync.Mutex
-	tools, checks, files := 0, 0, 0
+	tools, checks, files, confirmed := 0, 0, 0, 0
+	handled := map[string]int{}
 	paged := map[string]int{}
 	sem := make(chan struct{}, 2)
 	var wg sync.WaitGroup
@@ -71,10 +73,14 @@ func TestOverrideFiles(t *testing.T) {
 			defer func() { <-sem; wg.Done() }()
 			g := &gen{cat: cat, rng: rand.New(rand.NewSource(seed))}
 			p := g.newPlan()
-			st := &stats{paged: map[string]int{}}
+			st := &stats{paged: map[string]int{}, handled: map[string]int{}}
 			fails := checkPlan(p, st)
 			mu.Lock()
 			tools, checks, files = tools+st.tools, checks+st.checks, files+1
+			confirmed += st.confirmed
+			for k, v := range st.handled {
+				handled[k] += v
+			}
 			for k, v := range st.paged {
 				paged[k] += v
 			}
@@ -89,6 +95,10 @@ func TestOverrideFiles(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d files, %d tools, %d invariant checks in %s", files, tools, checks, time.Since(start).Round(time.Millisecond))
 	t.Logf("paging chains followed (tool kind / who pages / page kind): %v", paged)
+	t.Logf("files whose handles (id and state) passed, by upstream id: %v; files whose confirmation passed: %d", handled, confirmed)
+	if *flagFiles >= 200 && (len(handled) == 0 || confirmed == 0) {
+		t.Errorf("handles in %v files, confirmations in %d: widen the generator or the specs", handled, confirmed)
+	}
 	// Every tool kind must have paged by the upstream's own offset and by
 	// the server, or the run proved less than it claims.
 	for _, k := range []string{"operation/upstream/offset", "operation/server/offset", "operation/server/number", "steps/server/offset", "actions/upstream/offset", "actions/server/offset", "actions/server/number"} {
@@ -126,6 +136,11 @@ func loadCatalogs(t *testing.T) []*catalog {
 type stats struct {
 	tools, checks int
 	paged         map[string]int
+	// handled counts the files whose handle checks ran to the end, by
+	// the upstream id's type and format; confirmed those whose
+	// confirmation checks did.
+	handled   map[string]int
+	confirmed int
 }
 
 // checkPlan generates one file and checks every invariant.
@@ -154,7 +169,7 @@ func checkPlan(p *plan, st *stats) []failure {
 	if err != nil {
 		return []failure{{"the server starts", err.Error()}}
 	}
-	defer h.srv.Close()
+	defer h.close()
 	var out []failure
 	for i, tp := range p.tools {
 		tool := findTool(srv, tp.name)
@@ -163,7 +178,16 @@ func checkPlan(p *plan, st *stats) []failure {
 			continue
 		}
 		st.tools++
+		if p.handles.takes(tp) {
+			continue // checkHandles calls it with handles it got
+		}
 		out = append(out, h.checkTool(p, i, tp, tool, st)...)
+		if tp.confirm != "" {
+			out = append(out, h.checkConfirm(tp, tool, st)...)
+		}
+	}
+	if p.handles != nil {
+		out = append(out, h.checkHandles(p, st)...)
 	}
 	return out
 }
@@ -182,7 +206,13 @@ type harness struct {
 	srv  *runtime.Server
 	ir   *ir.Server
 	wire *wire
-	mu   sync.Mutex
+	// confirms are the tools that ask the user to confirm: call makes
+	// them through session, whose user answers forms with answer.
+	confirms    map[string]bool
+	session     *mcp.ClientSession
+	stopSession func()
+	answer      string
+	mu          sync.Mutex
 }
 
 func newHarness(srv *ir.Server) (*harness, error) {
@@ -197,17 +227,43 @@ func newHarness(srv *ir.Server) (*harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &harness{srv: rs, ir: srv, wire: w}, nil
+	h := &harness{srv: rs, ir: srv, wire: w, confirms: map[string]bool{}}
+	for _, t := range def.Tools {
+		h.confirms[t.Name] = t.Confirm != ""
+	}
+	return h, nil
+}
+
+// close ends the client session, if one was opened, and the server.
+func (h *harness) close() {
+	if h.session != nil {
+		h.session.Close()
+		h.stopSession()
+	}
+	h.srv.Close()
+}
+
+// callerContext is a context carrying the caller sub.
+func callerContext(sub string) context.Context {
+	return runtime.ContextWithCaller(context.Background(), map[string]string{"sub": sub})
 }
 
 // call makes one tool call as the default test caller, with the given
-// lists and fault programmed into the upstream.
+// lists and fault programmed into the upstream; a tool that asks for
+// confirmation is called through the session, and the user accepts.
 func (h *harness) call(tool string, args map[string]any, lists map[string]*pagedList, fault int) (*mcp.CallToolResult, []request, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.confirms[tool] {
+		return h.sessionCall(tool, args, lists, fault, "accept")
+	}
+	return h.callAs("oa2mcp-test-a", tool, args, lists, fault)
+}
+
+// callAs is call as the caller sub, with h.mu held, without a session.
+func (h *harness) callAs(sub, tool string, args map[string]any, lists map[string]*pagedList, fault int) (*mcp.CallToolResult, []request, error) {
 	h.wire.reset(lists, fault)
-	ctx := runtime.ContextWithCaller(context.Background(), map[string]string{"sub": "oa2mcp-test-a"})
-	res, err := h.srv.CallTool(ctx, tool, args)
+	res, err := h.srv.CallTool(callerContext(sub), tool, args)
 	return res, h.wire.requests(), err
 }
 

@@ -21,6 +21,8 @@ type plan struct {
 	// generation must fail with an error exactly there.
 	typoTool *toolPlan
 	typoAt   string
+	// handles, when set, are the file's handle types and their tools.
+	handles *handlePlan
 }
 
 // typo is the file path of the broken key, "" for none.
@@ -44,6 +46,15 @@ type toolPlan struct {
 	// renamedFrom are names the file renamed away (the model must never
 	// read them in an error).
 	renamedFrom []string
+	// visible are the inputs the model sees, by final name (operation
+	// and step tools).
+	visible []string
+	// creates, updates and consumes are the tool's handle keys; confirm
+	// its confirmation question.
+	creates  *createPlan
+	updates  *updatePlan
+	consumes string
+	confirm  string
 }
 
 type stepPlan struct {
@@ -54,6 +65,8 @@ type stepPlan struct {
 	nested   map[string]map[string]string
 	optional bool
 	when     string
+	// declared are the tool inputs the step added.
+	declared []string
 }
 
 type actionPlan struct {
@@ -65,10 +78,10 @@ type actionPlan struct {
 }
 
 type fieldPlan struct {
-	rename, description, ask, identity, typ string
-	required                                *bool
-	drop, flatten                           bool
-	value                                   any
+	rename, description, ask, identity, typ, handle string
+	required                                        *bool
+	drop, flatten                                   bool
+	value                                           any
 }
 
 type outPlan struct {
@@ -123,7 +136,9 @@ func (g *gen) newPlan() *plan {
 			p.tools = append(p.tools, t)
 		}
 	}
+	g.drawHandles(p)
 	p.shareNoIdentity()
+	g.drawConfirm(p)
 	if g.chance(0.25) {
 		p.typoTool, p.typoAt = g.injectTypo(p)
 	}
@@ -211,6 +226,7 @@ func (g *gen) operationTool(name string) *toolPlan {
 	t := &toolPlan{name: name, op: op, input: map[string]*fieldPlan{}}
 	visible := g.rewrite(t, t.input, op.inputs, op.required, map[string]bool{})
 	t.output = g.output(op, "", visible, t.input, nil)
+	t.visible = slices.Sorted(maps.Keys(visible))
 	return t
 }
 
@@ -228,6 +244,7 @@ func (g *gen) stepTool(name string) *toolPlan {
 		t.steps = append(t.steps, st)
 	}
 	visible := g.rewrite(t, t.input, inputs, required, map[string]bool{})
+	defer func() { t.visible = slices.Sorted(maps.Keys(visible)) }()
 	if len(t.steps) == 1 {
 		t.output = g.output(t.steps[0].op, "", visible, t.input, t.steps[0].args)
 	} else {
@@ -258,6 +275,14 @@ func (g *gen) step(id string, op *catOp, before []*stepPlan, taken map[string]bo
 	for _, arg := range slices.Sorted(maps.Keys(op.inputs)) {
 		if !plainName(arg) {
 			if op.required[arg] {
+				// Another operation instead: the inputs this one
+				// declared so far are not the step's.
+				for _, name := range st.declared {
+					delete(inputs, name)
+					delete(required, name)
+					delete(taken, name)
+					delete(g.feeds, name)
+				}
 				return g.step(id, g.anyOp(true), before, taken, inputs, required, first)
 			}
 			continue
@@ -284,6 +309,7 @@ func (g *gen) step(id string, op *catOp, before []*stepPlan, taken map[string]bo
 			}
 			for _, f := range fields {
 				name := arg + "_" + f
+				st.declared = append(st.declared, name)
 				st.nested[arg][f] = "${input." + name + "}"
 				inputs[name] = g.cat.props(obj)[f]
 				required[name] = op.required[arg] && req[f] && !st.optional && st.when == ""
@@ -296,6 +322,7 @@ func (g *gen) step(id string, op *catOp, before []*stepPlan, taken map[string]bo
 			name = "q" + strings.TrimPrefix(id, "zs") + "_" + arg
 		}
 		taken[name] = true
+		st.declared = append(st.declared, name)
 		st.args[arg] = "${input." + name + "}"
 		inputs[name] = op.inputs[arg]
 		// As the generator rules: a write whose body requires nothing
@@ -695,13 +722,17 @@ func (p *plan) yaml() string {
 		if t.output != nil {
 			m = append(m, yaml.MapItem{Key: "output", Value: t.output.yaml()})
 		}
+		m = append(m, t.handleYAML()...)
 		tools = append(tools, m)
 	}
 	root := yaml.MapSlice{
 		{Key: "version", Value: 1},
 		{Key: "select", Value: yaml.MapSlice{{Key: "include", Value: include}, {Key: "unused", Value: "drop"}}},
-		{Key: "tools", Value: tools},
 	}
+	if p.handles != nil {
+		root = append(root, yaml.MapItem{Key: "handles", Value: p.handles.yaml()})
+	}
+	root = append(root, yaml.MapItem{Key: "tools", Value: tools})
 	b, err := yaml.Marshal(root)
 	if err != nil {
 		return "# cannot render: " + err.Error()
@@ -763,6 +794,7 @@ func inputYAML(fields map[string]*fieldPlan) yaml.MapSlice {
 		add("flatten", true, f.flatten)
 		add("ask", f.ask, f.ask != "")
 		add("identity", f.identity, f.identity != "")
+		add("handle", f.handle, f.handle != "")
 		if f.required != nil {
 			add("required", *f.required, true)
 		}

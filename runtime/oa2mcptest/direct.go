@@ -91,6 +91,11 @@ func (d *directRun) runCase(ctx context.Context, c *Case) []string {
 		}
 	}
 	tool := findTool(d.suite.Def, c.Tool)
+	if len(tool.HandleInputs) > 0 {
+		// One server and one clock serve every tool: no other tool's
+		// case may age the handle between its creation and this call.
+		defer d.clock.hold()()
+	}
 	owner := c.HandleOwner
 	if owner == "" {
 		owner = c.Caller

@@ -235,6 +235,11 @@ type toolRun struct {
 type caseClock struct {
 	mu sync.Mutex
 	t  time.Time
+	// steady keeps the clock still while held: a case that creates a
+	// handle and then uses it holds it, so that cases of other tools
+	// running in parallel cannot age the handle past a short lifetime
+	// in between.
+	steady sync.RWMutex
 }
 
 func newCaseClock() *caseClock { return &caseClock{t: time.Now()} }
@@ -247,9 +252,17 @@ func (c *caseClock) now() time.Time {
 
 // tick moves the clock on between cases.
 func (c *caseClock) tick() {
+	c.steady.Lock()
+	defer c.steady.Unlock()
 	c.mu.Lock()
 	c.t = c.t.Add(30 * time.Second)
 	c.mu.Unlock()
+}
+
+// hold keeps the clock from ticking until the returned func is called.
+func (c *caseClock) hold() func() {
+	c.steady.RLock()
+	return c.steady.RUnlock
 }
 
 func checkTool(ctx context.Context, s Suite, tool string, cases []Case, opts Options) []Failure {
