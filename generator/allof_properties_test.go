@@ -31,7 +31,8 @@ import (
 // A failure prints the seed, the body schema and the minimised arguments.
 func TestAllOfPropertiesAreConjoined(t *testing.T) {
 	upstream := okUpstream(t)
-	accepted, refused, overlaps, skipped := 0, 0, 0, 0
+	var v verdicts
+	overlaps, skipped := 0, 0
 	base := oa2mcptest.Seed(t) // OA2MCP_SEED=N replays a failure of body seed N first
 	for seed := base; seed < base+60; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 1999))
@@ -62,27 +63,14 @@ func TestAllOfPropertiesAreConjoined(t *testing.T) {
 				t.Fatalf("seed %d: property %q is declared by the body but is no input\nbody schema: %s\ninput schema: %s", seed, name, mustJSON(body), mustJSON(input))
 			}
 		}
-		ref := referenceValidator(t, body)
-		for i := 0; i < 30; i++ {
-			args := g.args()
-			want := ref(args)
-			if got := serverAccepts(rt, tool, args); got != want {
-				min := minimiseArgs(args, func(a map[string]any) bool { return serverAccepts(rt, tool, a) != ref(a) })
-				t.Fatalf("seed %d: the server %s %s, the reference validator %s it\nbody schema: %s\ninput schema: %s",
-					seed, verdict(got), mustJSON(min), verdict(want), mustJSON(body), mustJSON(input))
-			}
-			if want {
-				accepted++
-			} else {
-				refused++
-			}
-		}
+		v.agree(t, 30, g.args, func(a map[string]any) bool { return serverAccepts(rt, tool, a) }, referenceValidator(t, body),
+			fmt.Sprintf("seed %d", seed), fmt.Sprintf("body schema: %s\ninput schema: %s", mustJSON(body), mustJSON(input)))
 		rt.Close()
 	}
-	if accepted < 100 || refused < 100 || overlaps < 60 || skipped > 20 {
-		t.Fatalf("the random bodies did not exercise the rule: %d calls accepted, %d refused, %d overlapping properties, %d bodies no value fits", accepted, refused, overlaps, skipped)
+	if v.accepted < 100 || v.refused < 100 || overlaps < 60 || skipped > 20 {
+		t.Fatalf("the random bodies did not exercise the rule: %d calls accepted, %d refused, %d overlapping properties, %d bodies no value fits", v.accepted, v.refused, overlaps, skipped)
 	}
-	t.Logf("60 bodies with %d overlapping properties (%d skipped: no value fits), %d calls accepted and %d refused, each as the reference validator decided", overlaps, skipped, accepted, refused)
+	t.Logf("60 bodies with %d overlapping properties (%d skipped: no value fits), %d calls accepted and %d refused, each as the reference validator decided", overlaps, skipped, v.accepted, v.refused)
 }
 
 // allOfNames are the property names the random parts draw from: few, so

@@ -34,33 +34,45 @@ import (
 // failure prints the seed, the body schema and the arguments, minimised.
 func TestConditionalBodiesKeepTheirChecks(t *testing.T) {
 	upstream := okUpstream(t)
-	accepted, refused := 0, 0
+	var v verdicts
 	for seed := uint64(1); seed <= 40; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 2020))
 		body := randomConditionalBody(rng)
 		rt, tool, schema := conditionalServer(t, seed, body, upstream.URL, nil, "")
 		checkConditionalSchema(t, seed, body, schema)
-		ref := referenceValidator(t, body)
-		for i := 0; i < 25; i++ {
-			args := randomBodyArgs(rng, body)
-			want := ref(args)
-			if got := serverAccepts(rt, tool, args); got != want {
-				min := minimiseArgs(args, func(a map[string]any) bool { return serverAccepts(rt, tool, a) != ref(a) })
-				t.Fatalf("seed %d: the server %s %s, the reference validator %s it\nbody schema: %s\nminimal arguments: %s",
-					seed, verdict(got), mustJSON(min), verdict(want), mustJSON(body), mustJSON(min))
-			}
-			if want {
-				accepted++
-			} else {
-				refused++
-			}
-		}
+		v.agree(t, 25, func() map[string]any { return randomBodyArgs(rng, body) },
+			func(a map[string]any) bool { return serverAccepts(rt, tool, a) }, referenceValidator(t, body),
+			fmt.Sprintf("seed %d", seed), "body schema: "+mustJSON(body))
 		rt.Close()
 	}
-	if accepted < 50 || refused < 50 {
-		t.Fatalf("the random arguments did not exercise both verdicts: %d accepted, %d refused", accepted, refused)
+	if v.accepted < 50 || v.refused < 50 {
+		t.Fatalf("the random arguments did not exercise both verdicts: %d accepted, %d refused", v.accepted, v.refused)
 	}
-	t.Logf("40 bodies, %d calls accepted and %d refused, each as the reference validator decided", accepted, refused)
+	t.Logf("40 bodies, %d calls accepted and %d refused, each as the reference validator decided", v.accepted, v.refused)
+}
+
+// verdicts counts the calls of a differential test: the server against
+// an independent validator.
+type verdicts struct{ accepted, refused int }
+
+// agree makes n calls with the arguments args draws and fails, naming
+// where and showing the minimised arguments and detail, as soon as
+// accepts (the server) decides otherwise than ref.
+func (v *verdicts) agree(t *testing.T, n int, args func() map[string]any, accepts, ref func(map[string]any) bool, where, detail string) {
+	t.Helper()
+	for range n {
+		a := args()
+		want := ref(a)
+		if got := accepts(a); got != want {
+			min := minimiseArgs(a, func(m map[string]any) bool { return accepts(m) != ref(m) })
+			t.Fatalf("%s: the server %s %s, the reference validator %s it\n%s", where, verdict(got), mustJSON(min), verdict(want), detail)
+		}
+		if want {
+			v.accepted++
+		} else {
+			v.refused++
+		}
+	}
 }
 
 func verdict(ok bool) string {

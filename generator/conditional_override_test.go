@@ -23,7 +23,7 @@ import (
 func TestConditionalChecksFollowTheOverrideFile(t *testing.T) {
 	upstream := okUpstream(t)
 	shapes := map[string]int{}
-	accepted, refused := 0, 0
+	var v verdicts
 	for seed := uint64(1); seed <= 60; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 2021))
 		body := randomConditionalBody(rng)
@@ -57,26 +57,14 @@ func TestConditionalChecksFollowTheOverrideFile(t *testing.T) {
 			}
 			return serverAccepts(rt, tool, in)
 		}
-		for i := 0; i < 25; i++ {
-			args := randomBodyArgs(rng, body)
-			want := ref(args)
-			if got := call(args); got != want {
-				min := minimiseArgs(args, func(a map[string]any) bool { return call(a) != ref(a) })
-				t.Fatalf("seed %d (%s of %q): the server %s %s, the reference validator %s it\nbody schema: %s\noverride file:\n%s",
-					seed, shape, from, verdict(!want), mustJSON(min), verdict(want), mustJSON(body), file)
-			}
-			if want {
-				accepted++
-			} else {
-				refused++
-			}
-		}
+		v.agree(t, 25, func() map[string]any { return randomBodyArgs(rng, body) }, call, ref,
+			fmt.Sprintf("seed %d (%s of %q)", seed, shape, from), fmt.Sprintf("body schema: %s\noverride file:\n%s", mustJSON(body), file))
 		rt.Close()
 	}
-	if accepted < 50 || refused < 50 {
-		t.Fatalf("the random arguments did not exercise both verdicts: %d accepted, %d refused", accepted, refused)
+	if v.accepted < 50 || v.refused < 50 {
+		t.Fatalf("the random arguments did not exercise both verdicts: %d accepted, %d refused", v.accepted, v.refused)
 	}
-	t.Logf("60 bodies (%v), %d calls accepted and %d refused, each as the reference validator decided", shapes, accepted, refused)
+	t.Logf("60 bodies (%v), %d calls accepted and %d refused, each as the reference validator decided", shapes, v.accepted, v.refused)
 }
 
 // conditionalOverride is an override file of one tool over createThing:
