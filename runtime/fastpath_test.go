@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -349,4 +350,44 @@ func TestInMemoryTransport(t *testing.T) {
 	cs.Close()
 	srv.Close()
 	checkNoLeak(t, before)
+}
+
+// TestEndOfInputWaitsForQueuedRequests: requests the SDK has read but not
+// yet handed to a handler are answered before the session closes at end
+// of input. The SDK handles notifications one at a time before the
+// requests behind them; a slow one (here held by a middleware outside
+// the server's own count of calls in flight) keeps the tool calls
+// queued while stdin ends. Whether the fast path serves the calls or
+// not, every one is answered.
+func TestEndOfInputWaitsForQueuedRequests(t *testing.T) {
+	for _, fast := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fast=%v", fast), func(t *testing.T) {
+			srv := fastTestServer(t, testUpstream(t).URL, fast)
+			srv.mcp.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+					if method == "notifications/roots/list_changed" {
+						time.Sleep(300 * time.Millisecond)
+					}
+					return next(ctx, method, req)
+				}
+			})
+			steps := []scriptStep{{line: legacyInit, wait: true},
+				{line: `{"jsonrpc":"2.0","method":"notifications/initialized"}`},
+				{line: `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`}}
+			const n = 5
+			for i := 1; i <= n; i++ {
+				steps = append(steps, scriptStep{line: `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"get_pet","arguments":{"petId":"p` + strconv.Itoa(i) + `"}}}`})
+			}
+			steps = append(steps, scriptStep{line: `{"jsonrpc":"2.0","id":"last","method":"ping"}`})
+			got := runStdioScript(t, srv, steps)
+			if len(got) != n+2 {
+				t.Fatalf("%d responses, want %d:\n%s", len(got), n+2, strings.Join(got, "\n"))
+			}
+			for _, l := range got[1:] {
+				if strings.Contains(l, `"error"`) || strings.Contains(l, `"isError":true`) {
+					t.Errorf("an answer is an error: %s", clipText(l))
+				}
+			}
+		})
+	}
 }

@@ -456,7 +456,8 @@ func (s *Server) ServeIO(ctx context.Context, stdin io.Reader, stdout io.Writer)
 	// The engine's reader answers lines that are no message itself and,
 	// unless the fast path is off, serves fast calls.
 	fp := fastpath.NewStdio(fctx, fastHost{s}, s.fastPathOn(), stdin, newGroupWriter(stdout))
-	t := &mcp.IOTransport{Reader: &drainingReader{r: fp.Reader(), s: s, limit: s.timeout + time.Second}, Writer: nopWriteCloser{fp.Writer()}}
+	busy := func() bool { return s.inflight.Load() > 0 || fp.Unanswered() > 0 }
+	t := &mcp.IOTransport{Reader: &drainingReader{r: fp.Reader(), busy: busy, limit: s.timeout + time.Second}, Writer: nopWriteCloser{fp.Writer()}}
 	ss, err := s.mcp.Connect(ctx, t, nil)
 	if err != nil {
 		return err
@@ -531,22 +532,23 @@ func (s *Server) Drain(limit time.Duration) {
 }
 
 // drainingReader delays end of input until the requests already read are
-// answered: the SDK closes the connection at EOF and would drop their
-// responses, which breaks scripted use such as `printf ... | server`.
+// answered, at most limit: the SDK closes the connection at EOF and
+// would drop their responses, which breaks scripted use such as
+// `printf ... | server`. busy reports requests read and not answered:
+// calls in the handlers and requests the SDK holds but has not
+// dispatched yet (fastpath.Stdio.Unanswered).
 type drainingReader struct {
 	r     io.Reader
-	s     *Server
+	busy  func() bool
 	limit time.Duration
 }
 
 func (d *drainingReader) Read(p []byte) (int, error) {
 	n, err := d.r.Read(p)
 	if err == io.EOF {
-		// A short grace lets the last requests read reach their handlers.
-		time.Sleep(20 * time.Millisecond)
 		deadline := time.Now().Add(d.limit)
-		for d.s.inflight.Load() > 0 && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
+		for d.busy() && time.Now().Before(deadline) {
+			time.Sleep(2 * time.Millisecond)
 		}
 	}
 	return n, err

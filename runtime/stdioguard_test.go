@@ -1,12 +1,15 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
 )
 
@@ -88,4 +91,80 @@ func randomBadLine(r *rand.Rand) (string, int) {
 		return `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32600 // no batches after 2025-11-25 initialize
 	}
 	return "[]", -32600
+}
+
+// TestStdioPipelinedEndOfInput: a seeded mix of calls, pings, slow
+// notifications and bad lines, sent without waiting and followed at once
+// by end of input. With and without the fast path, every request is
+// answered exactly once before the session closes, every bad line gets
+// its one error, and the session ends soon after its last answer: end of
+// input loses nothing the client sent and waits for nothing more.
+func TestStdioPipelinedEndOfInput(t *testing.T) {
+	up := testUpstream(t).URL
+	seed := testseed.Seed(t)
+	r := rand.New(rand.NewPCG(seed, 11))
+	for round := 0; round < 4; round++ {
+		steps := []scriptStep{{line: legacyInit, wait: true}, {line: `{"jsonrpc":"2.0","method":"notifications/initialized"}`}}
+		var want []int
+		ids := 0
+		for i, n := 0, 5+r.IntN(60); i < n; i++ {
+			switch r.IntN(5) {
+			case 0:
+				line, code := randomBadLine(r)
+				steps = append(steps, scriptStep{line: line})
+				want = append(want, code)
+			case 1:
+				steps = append(steps, scriptStep{line: `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`})
+			case 2:
+				ids++
+				steps = append(steps, scriptStep{line: fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, ids)})
+			default:
+				ids++
+				steps = append(steps, scriptStep{line: fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_pet","arguments":{"petId":"%d"}}}`, ids, ids)})
+			}
+		}
+		slow := time.Duration(r.IntN(40)) * time.Millisecond
+		for _, fast := range []bool{true, false} {
+			srv := fastTestServer(t, up, fast)
+			srv.mcp.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+					if method == "notifications/roots/list_changed" {
+						time.Sleep(slow) // holds the SDK's queue, outside the count of calls in flight
+					}
+					return next(ctx, method, req)
+				}
+			})
+			start := time.Now()
+			got := runStdioScript(t, srv, steps)
+			// The wait at end of input ends with the last answer, not at
+			// its bound (the tool timeout and more).
+			if took, bound := time.Since(start), 5*time.Second+time.Duration(len(steps))*slow; took > bound {
+				t.Errorf("seed %d round %d fast %v: the session took %v to end, more than %v", seed, round, fast, took, bound)
+			}
+			var codes []int
+			answered := map[string]int{}
+			for _, l := range got[1:] {
+				var m struct {
+					ID    json.RawMessage `json:"id"`
+					Error *struct{ Code int }
+				}
+				if json.Unmarshal([]byte(l), &m) != nil {
+					t.Fatalf("seed %d: an answer is not JSON: %s", seed, l)
+				}
+				if string(m.ID) == "null" {
+					codes = append(codes, m.Error.Code)
+				} else {
+					answered[string(m.ID)]++
+				}
+			}
+			if fmt.Sprint(codes) != fmt.Sprint(want) {
+				t.Errorf("seed %d round %d fast %v: errors without id %v, want %v", seed, round, fast, codes, want)
+			}
+			for i := 1; i <= ids; i++ {
+				if n := answered[fmt.Sprint(i)]; n != 1 {
+					t.Errorf("seed %d round %d fast %v: %d answers to request %d, want 1 (script of %d lines, notifications held %v)", seed, round, fast, n, i, len(steps), slow)
+				}
+			}
+		}
+	}
 }

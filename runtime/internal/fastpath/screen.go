@@ -53,47 +53,50 @@ func (r *fastReader) readLine() (line []byte, tooLong bool, err error) {
 }
 
 // screen returns the error answer for a line the SDK must not see, or
-// nil to pass it on.
-func (f *Stdio) screen(line []byte) []byte {
+// nil and the ids of the requests in it (which the SDK will answer) to
+// pass it on.
+func (f *Stdio) screen(line []byte) (answer []byte, requests []jsonrpc.ID) {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
-		return nil
+		return nil, nil
 	}
 	if !json.Valid(trimmed) {
-		return stdioError(nil, jsonrpc.CodeParseError, "Parse error: the line is not valid JSON; each line must be one JSON-RPC message")
+		return stdioError(nil, jsonrpc.CodeParseError, "Parse error: the line is not valid JSON; each line must be one JSON-RPC message"), nil
 	}
 	if trimmed[0] != '[' {
-		if _, err := jsonrpc.DecodeMessage(trimmed); err != nil {
-			return stdioError(usableID(trimmed), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+		msg, err := jsonrpc.DecodeMessage(trimmed)
+		if err != nil {
+			return stdioError(usableID(trimmed), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error()), nil
 		}
-		return nil
+		return nil, calls(msg)
 	}
 	if ss := f.ss.Load(); ss != nil {
 		if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion >= protocol20250618 {
-			return stdioError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: protocol "+ip.ProtocolVersion+" has no JSON-RPC batches; send one message per line")
+			return stdioError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: protocol "+ip.ProtocolVersion+" has no JSON-RPC batches; send one message per line"), nil
 		}
 	}
 	var elems []json.RawMessage
 	if err := json.Unmarshal(trimmed, &elems); err != nil || len(elems) == 0 {
-		return stdioError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: an empty batch")
+		return stdioError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: an empty batch"), nil
 	}
 	if len(elems) > MaxBatch {
-		return stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: the batch holds %d messages; this server takes at most %d in one batch", len(elems), MaxBatch))
+		return stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: the batch holds %d messages; this server takes at most %d in one batch", len(elems), MaxBatch)), nil
 	}
-	ids := map[jsonrpc.ID]bool{}
+	seen := map[jsonrpc.ID]bool{}
 	for i, e := range elems {
 		msg, err := jsonrpc.DecodeMessage(e)
 		if err != nil {
-			return stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: batch message %d: %v", i+1, err))
+			return stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: batch message %d: %v", i+1, err)), nil
 		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			if ids[req.ID] {
-				return stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: batch message %d repeats the id of an earlier one", i+1))
+		for _, id := range calls(msg) {
+			if seen[id] {
+				return stdioError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: batch message %d repeats the id of an earlier one", i+1)), nil
 			}
-			ids[req.ID] = true
+			seen[id] = true
+			requests = append(requests, id)
 		}
 	}
-	return nil
+	return nil, requests
 }
 
 // usableID is the id of an invalid message when it is a JSON string or

@@ -78,6 +78,7 @@ type Stdio struct {
 
 	reader  *fastReader
 	results *resultEncoder
+	awaited awaited // requests passed to the SDK and not yet answered
 }
 
 // maxIdleWorkers bounds the workers kept waiting for calls; more are
@@ -102,6 +103,12 @@ func (f *Stdio) Reader() io.ReadCloser { return f.reader }
 // Writer is where the SDK writes: its lines and the fast path's never
 // interleave.
 func (f *Stdio) Writer() io.WriteCloser { return fastWriter{f} }
+
+// Unanswered is the number of requests passed to the SDK whose answers
+// it has not written yet: at end of input the session's owner waits for
+// them (and for the host's own count of calls in flight) before the SDK
+// sees the end and closes.
+func (f *Stdio) Unanswered() int { return int(f.awaited.n.Load()) }
 
 // Attach gives the engine the SDK session once it is connected; until
 // then every line goes to the SDK.
@@ -175,10 +182,12 @@ func (r *fastReader) next() []byte {
 	if r.f.intercept(line) {
 		return nil
 	}
-	if answer := r.f.screen(line); answer != nil {
+	answer, requests := r.f.screen(line)
+	if answer != nil {
 		r.f.reply(answer)
 		return nil
 	}
+	r.f.awaited.add(requests) // before the SDK can see the line
 	return line
 }
 
@@ -198,7 +207,9 @@ func (w fastWriter) Write(p []byte) (int, error) {
 	if w.f.nprobe.Load() > 0 {
 		w.f.learn(p)
 	}
-	return w.f.out.Write(p)
+	n, err := w.f.out.Write(p)
+	w.f.awaited.answered(p) // after the write: the wait ends once the answer is out
+	return n, err
 }
 
 func (w fastWriter) Close() error { return nil }
