@@ -221,7 +221,7 @@ func serverInfo(doc *load.Document, cfg Config) *ir.Server {
 	if cfg.Overrides != nil {
 		ovs = cfg.Overrides.Server
 	}
-	name := firstNonEmpty(cfg.Name, ovs.Name, defaultServerName(doc.Title))
+	name := firstNonEmpty(cfg.Name, ovs.Name, ServerName(doc.Title))
 	pkg := cfg.Package
 	if pkg == "" {
 		pkg = packageName(name)
@@ -253,23 +253,6 @@ func firstNonEmpty(values ...string) string {
 		}
 	}
 	return ""
-}
-
-// defaultServerName derives a short name from the API title: its first
-// three words in kebab case ("Swagger Petstore - OpenAPI 3.0" →
-// "swagger-petstore-openapi").
-func defaultServerName(title string) string {
-	words := splitWords(title)
-	if len(words) > 3 {
-		words = words[:3]
-	}
-	for i, w := range words {
-		words[i] = strings.ToLower(w)
-	}
-	if len(words) == 0 {
-		return "api"
-	}
-	return strings.Join(words, "-")
 }
 
 func instructions(doc *load.Document) string {

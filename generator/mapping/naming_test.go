@@ -1,9 +1,13 @@
 package mapping
 
 import (
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcptest"
 )
 
 var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -79,6 +83,30 @@ func TestGoName(t *testing.T) {
 	for in, want := range cases {
 		if got := goName(in); got != want {
 			t.Errorf("goName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestDefaultServerNameIsTheDraftsName: for any title, the default
+// mapping names its server as init drafts it (one rule), the name is
+// kebab case of at most MaxServerName bytes, and it is stable.
+func TestDefaultServerNameIsTheDraftsName(t *testing.T) {
+	seed := oa2mcptest.Seed(t)
+	r := rand.New(rand.NewPCG(seed, 41))
+	words := strings.Fields("Swagger Petstore - OpenAPI 3.0 API v2 Acme Orders: ( ) Web with fixes from Tic Tac Toe Ünïcode 2024-01-31 the REST Platform | Museum spec Payments v1beta1 _ --")
+	for i := 0; i < 2000; i++ {
+		parts := make([]string, r.IntN(9))
+		for j := range parts {
+			parts[j] = words[r.IntN(len(words))]
+		}
+		title := strings.Join(parts, " ")
+		srv := serverInfo(&load.Document{Title: title}, Config{})
+		name := ServerName(title)
+		if srv.Name != name {
+			t.Fatalf("seed %d: title %q: default server %q, ServerName %q", seed, title, srv.Name, name)
+		}
+		if len(name) == 0 || len(name) > MaxServerName || !regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`).MatchString(name) {
+			t.Fatalf("seed %d: title %q: name %q is not kebab case of 1 to %d bytes", seed, title, name, MaxServerName)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/oa2mcp/oa2mcp/generator"
 	"github.com/oa2mcp/oa2mcp/generator/load"
+	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
 	"github.com/oa2mcp/oa2mcp/overrides"
 )
@@ -68,7 +69,7 @@ func checkDraft(t *testing.T, doc *load.Document, res *Result, ov *overrides.Fil
 		}
 		words := strings.Split(name, "_")
 		for i, w := range words {
-			if bareSegments[w] || i == len(words)-1 && versionRE.MatchString(w) {
+			if bareSegments[w] || i == len(words)-1 && mapping.IsVersionWord(w) {
 				t.Errorf("tool %s is named from a bare path segment (%q)", name, w)
 			}
 		}

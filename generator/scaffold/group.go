@@ -41,7 +41,6 @@ type segment struct {
 }
 
 var (
-	versionRE   = regexp.MustCompile(`^(v\d+([a-z]+\d*)?(\.\d+)*|\d{4}-\d{2}-\d{2})$`)
 	extensionRE = regexp.MustCompile(`\.(json|xml|ya?ml)$`)
 	domainRE    = regexp.MustCompile(`\.(io|com|org|net|dev)$`)
 )
@@ -54,7 +53,7 @@ func pathSegments(path string) []segment {
 		s = extensionRE.ReplaceAllString(s, "")
 		low := strings.ToLower(s)
 		switch {
-		case s == "", low == "api", low == "apis", versionRE.MatchString(low):
+		case s == "", low == "api", low == "apis", mapping.IsVersionWord(low):
 		case strings.HasPrefix(s, "{"), low == "me", low == "self", low == "mine", low == "current":
 			// /members/me names one member, the caller: an item, as
 			// /members/{id} does, not a resource called "me".

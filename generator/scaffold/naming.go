@@ -206,7 +206,7 @@ func tagNoun(cl *cluster) string {
 func withoutVersions(name string) string {
 	var out []string
 	for _, w := range strings.Split(name, "_") {
-		if !versionRE.MatchString(w) {
+		if !mapping.IsVersionWord(w) {
 			out = append(out, w)
 		}
 	}
