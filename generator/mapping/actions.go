@@ -22,7 +22,8 @@ import (
 // the file itself binds into a write step of an action (args: of a POST,
 // PUT, PATCH or DELETE step that always runs) is what that write means
 // when the operation requires no body field: the action needs it, unless
-// the file says required: false (emptyWriteInputs).
+// the file says required: false (emptyWriteInputs). An input every
+// action needs is required by the tool's schema.
 func (tb *taskBuilder) finishActions(tool *ir.Tool, in *taskInput, t *overrides.Tool) {
 	if len(tool.Actions) == 0 {
 		return
@@ -55,6 +56,11 @@ func (tb *taskBuilder) finishActions(tool *ir.Tool, in *taskInput, t *overrides.
 				a.Required = append(a.Required, name)
 			}
 		}
+	}
+	// An input every action needs is required by the tool's schema too,
+	// so a client's form and a model's first call already carry it.
+	for _, n := range requiredByAll(tool.Actions) {
+		in.required[n] = true
 	}
 	for name, acts := range usedBy {
 		if len(acts) == len(tool.Actions) {

@@ -290,13 +290,6 @@ func (tb *taskBuilder) actions(tool *ir.Tool, in *taskInput, t *overrides.Tool, 
 		"description": "What to do. " + strings.Join(lines, "; ") + ".",
 	}
 	in.required["action"] = true
-	// An input every action needs is required by the tool's schema too,
-	// so a client's form and a model's first call already carry it.
-	for _, n := range requiredByAll(tool.Actions) {
-		if _, ok := in.props[n]; ok {
-			in.required[n] = true
-		}
-	}
 }
 
 // requiredByAll are the inputs every action requires, in name order.
