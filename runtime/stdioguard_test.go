@@ -44,22 +44,7 @@ func TestStdioBadLines(t *testing.T) {
 	// little).
 	for _, fast := range []bool{true, false} {
 		got := runStdioScript(t, fastTestServer(t, up, fast), steps)
-		var codes []int
-		answered := map[string]int{}
-		for _, l := range got {
-			var m struct {
-				ID    json.RawMessage `json:"id"`
-				Error *struct{ Code int }
-			}
-			if json.Unmarshal([]byte(l), &m) != nil {
-				t.Fatalf("seed %d: an answer is not JSON: %s", seed, l)
-			}
-			if string(m.ID) == "null" {
-				codes = append(codes, m.Error.Code)
-			} else {
-				answered[string(m.ID)]++
-			}
-		}
+		codes, answered := tallyAnswers(t, seed, got)
 		if fmt.Sprint(codes) != fmt.Sprint(want) {
 			t.Errorf("seed %d fast %v: errors without id %v, want %v", seed, fast, codes, want)
 		}
@@ -141,22 +126,7 @@ func TestStdioPipelinedEndOfInput(t *testing.T) {
 			if took, bound := time.Since(start), 5*time.Second+time.Duration(len(steps))*slow; took > bound {
 				t.Errorf("seed %d round %d fast %v: the session took %v to end, more than %v", seed, round, fast, took, bound)
 			}
-			var codes []int
-			answered := map[string]int{}
-			for _, l := range got[1:] {
-				var m struct {
-					ID    json.RawMessage `json:"id"`
-					Error *struct{ Code int }
-				}
-				if json.Unmarshal([]byte(l), &m) != nil {
-					t.Fatalf("seed %d: an answer is not JSON: %s", seed, l)
-				}
-				if string(m.ID) == "null" {
-					codes = append(codes, m.Error.Code)
-				} else {
-					answered[string(m.ID)]++
-				}
-			}
+			codes, answered := tallyAnswers(t, seed, got[1:])
 			if fmt.Sprint(codes) != fmt.Sprint(want) {
 				t.Errorf("seed %d round %d fast %v: errors without id %v, want %v", seed, round, fast, codes, want)
 			}
@@ -167,4 +137,26 @@ func TestStdioPipelinedEndOfInput(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tallyAnswers reads a session's answers: the error codes of those
+// without id, in order, and how many answers each id got.
+func tallyAnswers(t *testing.T, seed uint64, lines []string) (codes []int, answered map[string]int) {
+	t.Helper()
+	answered = map[string]int{}
+	for _, l := range lines {
+		var m struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct{ Code int }
+		}
+		if json.Unmarshal([]byte(l), &m) != nil {
+			t.Fatalf("seed %d: an answer is not JSON: %s", seed, l)
+		}
+		if string(m.ID) == "null" {
+			codes = append(codes, m.Error.Code)
+		} else {
+			answered[string(m.ID)]++
+		}
+	}
+	return codes, answered
 }
