@@ -34,6 +34,41 @@ tools:
         order:
           required: true
 `
+	if got := requiredInputs(t, spec, ov); !slices.Contains(got, "order") || !slices.Contains(got, "action") {
+		t.Errorf("required %v, want action and order", got)
+	}
+}
+
+// TestRequiredObjectNeedsWhatIsBoundIntoIt: a step binds a required body
+// field, an object that requires none of its own fields, field by field
+// from inputs; those inputs are required, or a call without them sends
+// an empty object that the runtime drops and the upstream misses (a
+// random override file for Box found it).
+func TestRequiredObjectNeedsWhatIsBoundIntoIt(t *testing.T) {
+	spec := `{"openapi":"3.0.3","info":{"title":"Barriers","version":"1"},"paths":{"/barriers":{"post":{"operationId":"createBarrier",
+"requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["enterprise"],
+"properties":{"enterprise":{"type":"object","properties":{"id":{"type":"string"},"type":{"type":"string"}}},"note":{"type":"string"}}}}}},
+"responses":{"201":{"description":"ok"}}}}}}`
+	ov := `version: 1
+tools:
+- name: barrier
+  steps:
+  - id: s
+    operation: createBarrier
+    args:
+      enterprise:
+        id: ${input.enterprise_id}
+        type: ${input.enterprise_type}
+`
+	if got := requiredInputs(t, spec, ov); !slices.Contains(got, "enterprise_id") || !slices.Contains(got, "enterprise_type") {
+		t.Errorf("required %v, want enterprise_id and enterprise_type", got)
+	}
+}
+
+// requiredInputs generates the one tool of spec and override file ov and
+// returns its input schema's required list.
+func requiredInputs(t *testing.T, spec, ov string) []string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "openapi.json")
 	if err := os.WriteFile(path, []byte(spec), 0o600); err != nil {
 		t.Fatal(err)
@@ -46,7 +81,7 @@ tools:
 	if problems.HasErrors() {
 		t.Fatal(problems.Errors())
 	}
-	srv, problems := generator.Model(doc, generator.Config{Name: "users", Overrides: file})
+	srv, problems := generator.Model(doc, generator.Config{Name: "t", Overrides: file})
 	if problems.HasErrors() {
 		t.Fatal(problems.Errors())
 	}
@@ -56,7 +91,5 @@ tools:
 	if err := json.Unmarshal([]byte(srv.Tools[0].InputSchema), &in); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(in.Required, "order") || !slices.Contains(in.Required, "action") {
-		t.Errorf("required %v, want action and order", in.Required)
-	}
+	return in.Required
 }

@@ -136,13 +136,17 @@ func (tb *taskBuilder) objectBinding(in *taskInput, info *opInfo, s *overrides.S
 			ok = false
 			continue
 		}
-		st := bindTarget{label: t.label + "." + key, schema: sub, required: t.required && req[key], pos: kp}
+		// A required object that requires none of its fields needs what
+		// the file binds into it: without those inputs it would go out
+		// empty, which the runtime drops, and the upstream misses it.
+		needed := req[key] || t.required && len(req) == 0
+		st := bindTarget{label: t.label + "." + key, schema: sub, required: t.required && needed, pos: kp}
 		b, good := tb.structuredBinding(in, info, s, x[key], st, scope, after)
 		if !good {
 			ok = false
 			continue
 		}
-		b.Arg, b.Required = key, req[key]
+		b.Arg, b.Required = key, needed
 		out.Fields = append(out.Fields, b)
 	}
 	var missing []string
