@@ -1,0 +1,216 @@
+package emit
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime"
+)
+
+// formattedSeeds is how many random files TestFormattedMatchesGofmt
+// renders both ways.
+const formattedSeeds = 300
+
+// TestFormattedMatchesGofmt renders seeded random files of tool and
+// operation variables (every field of the contract filled or left out
+// at random, strings with newlines, backquotes, tabs and wide runes,
+// empty and long lists, maps with keys of very different lengths) both
+// ways: written directly in go/format's layout (varsFile) and rendered
+// whole by jennifer and go/format (renderVars). The bytes must be the
+// same; on a difference it prints the seed and a smallest definition
+// that still differs.
+func TestFormattedMatchesGofmt(t *testing.T) {
+	srv := &ir.Server{}
+	srv.Package, srv.Source = "x", "openapi.yaml"
+	direct := 0
+	for seed := uint64(1); seed <= formattedSeeds; seed++ {
+		decls := randomDecls(seed)
+		same, usedDirect, err := renderBothWays(srv, decls)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if usedDirect {
+			direct++
+		}
+		if same {
+			continue
+		}
+		small := shrinkDecls(srv, decls)
+		got, _ := varsFile(srv, small)
+		want, _ := renderVars(srv, small, mustNodes(t, small), false)
+		t.Fatalf("seed %d: the direct layout differs from go/format's; smallest failing file:\n--- direct\n%s\n--- go/format\n%s", seed, got, want)
+	}
+	// Both ways of varsFile must be exercised: the direct layout, and
+	// the fallback for a literal outside it (a raw string in a one-line
+	// list), which the random strings make common.
+	if direct < formattedSeeds/3 || direct == formattedSeeds {
+		t.Fatalf("%d of %d random files used the direct layout; want at least a third, and not all", direct, formattedSeeds)
+	}
+}
+
+// renderBothWays reports whether both renderings agree, and whether
+// varsFile wrote the literals directly.
+func renderBothWays(srv *ir.Server, decls []varDecl) (same, direct bool, err error) {
+	got, err := varsFile(srv, decls)
+	if err != nil {
+		return false, false, err
+	}
+	nodes := make([]*litNode, len(decls))
+	direct = true
+	for i, d := range decls {
+		if nodes[i], err = valueNode(d.value, false); err != nil {
+			return false, false, err
+		}
+		if _, ferr := formatted(nodes[i], 0); ferr != nil {
+			direct = false
+		}
+	}
+	want, err := renderVars(srv, decls, nodes, false)
+	if err != nil {
+		return false, false, err
+	}
+	return bytes.Equal(got, want), direct, nil
+}
+
+func mustNodes(t *testing.T, decls []varDecl) []*litNode {
+	nodes := make([]*litNode, len(decls))
+	for i, d := range decls {
+		n, err := valueNode(d.value, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes[i] = n
+	}
+	return nodes
+}
+
+// randomDecls is a file of one to four random tools and operations.
+func randomDecls(seed uint64) []varDecl {
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	var decls []varDecl
+	for i := range 1 + r.IntN(4) {
+		var v reflect.Value
+		if r.IntN(2) == 0 {
+			v = reflect.ValueOf(&runtime.Tool{})
+		} else {
+			v = reflect.ValueOf(&runtime.Discoverable{})
+		}
+		randomFill(r, v.Elem(), 0)
+		decls = append(decls, varDecl{what: "decl", doc: []string{fmt.Sprintf("v%d is random.", i), "", "GET /x"},
+			name: fmt.Sprintf("v%d", i), value: v})
+	}
+	return decls
+}
+
+// randomStrings are the kinds of text a definition carries: names,
+// long sentences, JSON on several lines, and text a raw literal cannot
+// hold.
+var randomStrings = []func(r *rand.Rand) string{
+	func(r *rand.Rand) string { return "id" },
+	func(r *rand.Rand) string { return strings.Repeat("k", 1+r.IntN(120)) },
+	func(r *rand.Rand) string { return "Returns the pet, its tags and 2 more; é 漢字 ✓" },
+	func(r *rand.Rand) string { return "{\n  \"type\": \"object\",\n\t\"x\": 1\n}" },
+	func(r *rand.Rand) string { return "line `one`\nline two" },
+	func(r *rand.Rand) string { return "tab\there, quote \" and back\\slash" },
+	func(r *rand.Rand) string { return "cr\r\nlf" },
+	func(r *rand.Rand) string { return strings.Repeat("long words ", 1+r.IntN(12)) },
+}
+
+// randomFill sets the exported fields of v at random, recursive types
+// two levels deep; Go values (oa2mcp:"-") stay zero.
+func randomFill(r *rand.Rand, v reflect.Value, depth int) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(randomStrings[r.IntN(len(randomStrings))](r))
+	case reflect.Bool:
+		v.SetBool(r.IntN(2) == 0)
+	case reflect.Int, reflect.Int64:
+		v.SetInt([]int64{0, 1, -3, 42, 1 << 40}[r.IntN(5)])
+	case reflect.Float64:
+		v.SetFloat([]float64{0.5, 2, -1e21, 1e-7, 3.25}[r.IntN(5)])
+	case reflect.Pointer:
+		if depth < 8 && r.IntN(3) > 0 {
+			v.Set(reflect.New(v.Type().Elem()))
+			randomFill(r, v.Elem(), depth+1)
+		}
+	case reflect.Slice:
+		if depth < 8 && r.IntN(3) > 0 {
+			n := r.IntN(4)
+			v.Set(reflect.MakeSlice(v.Type(), n, n))
+			for i := range n {
+				randomFill(r, v.Index(i), depth+1)
+			}
+		}
+	case reflect.Map:
+		if depth < 8 && r.IntN(3) > 0 {
+			v.Set(reflect.MakeMap(v.Type()))
+			for range r.IntN(6) {
+				k := reflect.New(v.Type().Key()).Elem()
+				randomFill(r, k, depth+1)
+				e := reflect.New(v.Type().Elem()).Elem()
+				randomFill(r, e, depth+1)
+				v.SetMapIndex(k, e)
+			}
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			if f.IsExported() && f.Tag.Get("oa2mcp") != "-" && r.IntN(4) > 0 {
+				randomFill(r, v.Field(i), depth+1)
+			}
+		}
+	}
+}
+
+// shrinkDecls zeroes every field it can while the two renderings still
+// differ, first whole declarations, then field by field.
+func shrinkDecls(srv *ir.Server, decls []varDecl) []varDecl {
+	differs := func(d []varDecl) bool {
+		same, _, err := renderBothWays(srv, d)
+		return err == nil && !same
+	}
+	for i := 0; i < len(decls) && len(decls) > 1; {
+		fewer := append(append([]varDecl{}, decls[:i]...), decls[i+1:]...)
+		if differs(fewer) {
+			decls = fewer
+			continue
+		}
+		i++
+	}
+	for _, d := range decls {
+		shrinkValue(d.value.Elem(), func() bool { return differs(decls) })
+	}
+	return decls
+}
+
+// shrinkValue zeroes the settable parts of v one by one, keeping each
+// change under which differs still holds.
+func shrinkValue(v reflect.Value, differs func() bool) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() && !f.IsZero() {
+				old := reflect.New(f.Type()).Elem()
+				old.Set(f)
+				f.Set(reflect.Zero(f.Type()))
+				if !differs() {
+					f.Set(old)
+					shrinkValue(f, differs)
+				}
+			}
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			shrinkValue(v.Elem(), differs)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			shrinkValue(v.Index(i), differs)
+		}
+	}
+}
