@@ -22,7 +22,9 @@ import (
 // layout to go/format's on seeded random definitions.
 
 // errUnformatted says a literal holds something the direct layout does
-// not cover; its file is then rendered whole by jennifer and go/format.
+// not cover (a type of a package other than the runtime's, a line
+// longer than go/printer aligns); its file is then rendered whole by
+// jennifer and go/format.
 var errUnformatted = fmt.Errorf("literal outside the direct layout")
 
 // maxFormattedLine bounds a line written directly: go/printer stops
@@ -63,9 +65,9 @@ func writeFormatted(b *strings.Builder, n *litNode, depth int) error {
 }
 
 // writeInline writes the elements on one line, as go/format keeps a
-// list that starts and ends on one line; an element spanning lines
-// (a raw string) would make go/format break the list, which is left to
-// it.
+// list jennifer wrote on one line (a raw string spanning lines in it
+// adds no line break: go/printer counts lines from where the string
+// ends).
 func writeInline(b *strings.Builder, n *litNode, depth int) error {
 	b.WriteByte('{')
 	for i, e := range n.elems {
@@ -76,14 +78,9 @@ func writeInline(b *strings.Builder, n *litNode, depth int) error {
 			b.WriteString(n.keys[i])
 			b.WriteString(": ")
 		}
-		s, err := formatted(e, depth)
-		if err != nil {
+		if err := writeFormatted(b, e, depth); err != nil {
 			return err
 		}
-		if strings.Contains(s, "\n") {
-			return errUnformatted
-		}
-		b.WriteString(s)
 	}
 	b.WriteByte('}')
 	return nil

@@ -45,11 +45,33 @@ func TestFormattedMatchesGofmt(t *testing.T) {
 		want, _ := renderVars(srv, small, mustNodes(t, small), false)
 		t.Fatalf("seed %d: the direct layout differs from go/format's; smallest failing file:\n--- direct\n%s\n--- go/format\n%s", seed, got, want)
 	}
-	// Both ways of varsFile must be exercised: the direct layout, and
-	// the fallback for a literal outside it (a raw string in a one-line
-	// list), which the random strings make common.
-	if direct < formattedSeeds/3 || direct == formattedSeeds {
-		t.Fatalf("%d of %d random files used the direct layout; want at least a third, and not all", direct, formattedSeeds)
+	// Every definition of the runtime's types is inside the direct
+	// layout; a fallback here would hide a case it gets wrong.
+	if direct != formattedSeeds {
+		t.Fatalf("%d of %d random files used the direct layout; want all", direct, formattedSeeds)
+	}
+}
+
+// outsideDef is a definition type of a package other than the runtime's,
+// which the direct layout leaves to jennifer and go/format.
+type outsideDef struct {
+	Name  string
+	Items []string
+}
+
+// TestFormattedFallback: a file holding a literal outside the direct
+// layout is rendered whole by jennifer and go/format, and still holds
+// every variable.
+func TestFormattedFallback(t *testing.T) {
+	srv := &ir.Server{}
+	srv.Package = "x"
+	decls := append(randomDecls(7), varDecl{what: "outside", name: "vOutside", value: reflect.ValueOf(&outsideDef{Name: "n", Items: []string{"a"}})})
+	if _, err := formatted(mustNodes(t, decls)[len(decls)-1], 0); err != errUnformatted {
+		t.Fatalf("a type outside the runtime was written directly (err %v)", err)
+	}
+	same, direct, err := renderBothWays(srv, decls)
+	if err != nil || !same || direct {
+		t.Fatalf("fallback: same %v, direct %v, err %v", same, direct, err)
 	}
 }
 
