@@ -267,9 +267,11 @@ func renderVars(srv *ir.Server, decls []varDecl, nodes []*litNode, skeleton bool
 		for _, line := range d.doc {
 			f.Comment(line)
 		}
-		value := nodes[i].code()
+		var value jen.Code
 		if skeleton {
 			value = placeholder(nodes[i])
+		} else {
+			value = nodes[i].code()
 		}
 		f.Var().Id(d.name).Op("=").Add(value)
 		f.Line()
