@@ -1,4 +1,6 @@
-// Package emit renders an ir.Server as Go source with jennifer.
+// Package emit renders an ir.Server as Go source with jennifer, except
+// the definition literals of the tool and operation files, which it
+// writes directly in go/format's layout (formatted.go).
 //
 // Output files, relative to the output folder:
 //
