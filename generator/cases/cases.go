@@ -20,14 +20,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	goruntime "runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/internal/workers"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
@@ -47,7 +45,7 @@ func Build(srv *ir.Server) diag.List {
 	// joined in tool order.
 	perTool := make([][]oa2mcptest.Case, len(srv.Tools))
 	errs := make([]*caseError, len(srv.Tools))
-	forEach(len(srv.Tools), func(i int) {
+	workers.ForEach(len(srv.Tools), func(i int) {
 		perTool[i], errs[i] = toolCases(srv, &srv.Tools[i])
 	})
 	for i := range srv.Tools {
@@ -64,42 +62,6 @@ func Build(srv *ir.Server) diag.List {
 	}
 	srv.CallCases = append(srv.CallCases, dc...)
 	return problems
-}
-
-// forEach calls f(0) … f(n-1) on as many goroutines as there are CPUs
-// and returns when all are done; f must only write to its own index's
-// results. Synthesis and schema compilation are CPU-bound and
-// independent per tool or schema (a third of a 1,123-tool generation).
-func forEach(n int, f func(i int)) {
-	workers := min(n, goruntime.GOMAXPROCS(0))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// forChunks splits 0..n into one contiguous range per worker and runs f
-// on each concurrently, for work that shares state within a range.
-func forChunks(n int, f func(lo, hi int)) {
-	workers := min(n, goruntime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := n*w/workers, n*(w+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
 }
 
 // caseError says why a tool has no cases, and what to do.

@@ -3,6 +3,7 @@ package cases
 import (
 	"encoding/json"
 
+	"github.com/oa2mcp/oa2mcp/generator/internal/workers"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
@@ -28,7 +29,7 @@ func discoveryCases(srv *ir.Server) ([]oa2mcptest.Case, []string) {
 	}
 	perOp := make([]oa2mcptest.Case, len(d.Operations))
 	failed := make([]string, len(d.Operations))
-	forEach(len(d.Operations), func(i int) {
+	workers.ForEach(len(d.Operations), func(i int) {
 		op := d.Operations[i].Tool
 		if op.Destructive {
 			return

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/internal/workers"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
@@ -54,7 +55,7 @@ func synthBodies(srv *ir.Server, defs map[string]any) map[string]string {
 		}
 	}
 	out := make([]string, len(schemas))
-	forChunks(len(schemas), func(lo, hi int) {
+	workers.ForChunks(len(schemas), func(lo, hi int) {
 		bs := &bodySynth{defs: defs}
 		for i := lo; i < hi; i++ {
 			var ok bool

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
+	"github.com/oa2mcp/oa2mcp/generator/internal/workers"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
@@ -30,7 +31,7 @@ func checkSchemas(srv *ir.Server, problems *diag.List) bool {
 		err error
 	}
 	compiled := make([]result, 2*len(srv.Tools))
-	forEach(len(compiled), func(k int) {
+	workers.ForEach(len(compiled), func(k int) {
 		t := &srv.Tools[k/2]
 		text := t.InputSchema
 		if k%2 == 1 {

@@ -36,7 +36,7 @@ func discoveryJobs(srv *ir.Server) []renderJob {
 		if i > 0 {
 			name = fmt.Sprintf("oa2mcp_operations_%d.go", i+1)
 		}
-		jobs = append(jobs, renderJob{name: name, build: func() (*jen.File, error) {
+		jobs = append(jobs, renderJob{name: name, data: func() ([]byte, error) {
 			return operationsFile(srv, d.Operations[start:end], names[start:end])
 		}})
 	}
@@ -50,25 +50,18 @@ func discoveryJobs(srv *ir.Server) []renderJob {
 }
 
 // operationsFile renders one file of discoverable operations.
-func operationsFile(srv *ir.Server, ops []*runtime.Discoverable, names []string) (*jen.File, error) {
-	f := newFile(srv, srv.Package)
+func operationsFile(srv *ir.Server, ops []*runtime.Discoverable, names []string) ([]byte, error) {
+	decls := make([]varDecl, len(ops))
 	for i, op := range ops {
 		t := op.Tool
-		f.Comment(names[i] + " is the " + t.Name + " operation.")
-		f.Comment("")
 		line := t.Op.Method + " " + t.Op.Path
 		if t.Op.OperationID != "" {
 			line += " (operationId " + t.Op.OperationID + ")"
 		}
-		f.Comment(line)
-		lit, err := literal(reflect.ValueOf(op))
-		if err != nil {
-			return nil, fmt.Errorf("operation %s: %w", t.Name, err)
-		}
-		f.Var().Id(names[i]).Op("=").Add(lit)
-		f.Line()
+		decls[i] = varDecl{what: "operation " + t.Name, doc: []string{names[i] + " is the " + t.Name + " operation.", "", line},
+			name: names[i], value: reflect.ValueOf(op)}
 	}
-	return f, nil
+	return varsFile(srv, decls)
 }
 
 // discoveryLiteral renders the server definition's Discovery: its

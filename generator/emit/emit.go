@@ -1,4 +1,6 @@
-// Package emit renders an ir.Server as Go source with jennifer.
+// Package emit renders an ir.Server as Go source with jennifer, except
+// the definition literals of the tool and operation files, which it
+// writes directly in go/format's layout (formatted.go).
 //
 // Output files, relative to the output folder:
 //
@@ -56,7 +58,7 @@ func Emit(srv *ir.Server) (map[string][]byte, error) {
 		if i > 0 {
 			name = fmt.Sprintf("oa2mcp_tools_%d.go", i+1)
 		}
-		jobs = append(jobs, renderJob{name: name, build: func() (*jen.File, error) { return toolsFile(srv, chunk) }})
+		jobs = append(jobs, renderJob{name: name, data: func() ([]byte, error) { return toolsFile(srv, chunk) }})
 	}
 	jobs = append(jobs, discoveryJobs(srv)...)
 	jobs = append(jobs, renderJob{name: path.Join("cmd", srv.Name, "main.go"), build: func() (*jen.File, error) { return mainFile(srv), nil }})
@@ -78,7 +80,8 @@ func Emit(srv *ir.Server) (map[string][]byte, error) {
 }
 
 // renderJob is one Go file to build and render, or (data set) one file
-// that is not Go, written beside the others.
+// whose bytes are made whole: data, or Go written in go/format's layout
+// (the files of tool and operation variables, formatted.go).
 type renderJob struct {
 	name  string
 	build func() (*jen.File, error)

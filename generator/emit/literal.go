@@ -15,62 +15,100 @@ import (
 // added to the runtime's contract is rendered without further code; a
 // kind it cannot render is an error, and fields tagged `oa2mcp:"-"`
 // (Go values such as hand-written handlers) must be zero.
-func literal(v reflect.Value) (jen.Code, error) { return literalOf(v, false) }
+func literal(v reflect.Value) (jen.Code, error) {
+	n, err := valueNode(v, false)
+	if err != nil {
+		return nil, err
+	}
+	return n.code(), nil
+}
 
-// literalOf renders v; elide leaves out the type of a struct (or pointer
-// to struct) literal, as Go allows for the elements of a slice or map.
-func literalOf(v reflect.Value, elide bool) (jen.Code, error) {
+// litNode is a contract value as a Go expression, decided once and
+// printed two ways: as jennifer code (code) for files that go through
+// go/format, and directly in go/format's layout (formatted.go) for the
+// files of tool and operation variables, which are too big to format.
+type litNode struct {
+	// token is a scalar's Go token, exactly as jennifer writes it: a
+	// quoted or raw string, a number, a bool. Empty for a composite.
+	token string
+	// typ is a composite's type; nil when elided (an element of a
+	// slice or map).
+	typ reflect.Type
+	// amp makes the composite &T{...}.
+	amp bool
+	// multi puts each element on its own line.
+	multi bool
+	// keys are the elements' keys as Go tokens (field names, quoted
+	// map keys); nil for a slice.
+	keys  []string
+	elems []*litNode
+}
+
+// valueNode decides how v renders; elide leaves out the type of a struct
+// (or pointer to struct) literal, as Go allows for the elements of a
+// slice or map.
+func valueNode(v reflect.Value, elide bool) (*litNode, error) {
 	switch v.Kind() {
 	case reflect.Pointer:
-		inner, err := literalOf(v.Elem(), elide)
+		n, err := valueNode(v.Elem(), elide)
 		if err != nil || elide {
-			return inner, err
+			return n, err
 		}
-		return jen.Op("&").Add(inner), nil
+		if n.token != "" {
+			return &litNode{token: "&" + n.token}, nil
+		}
+		n.amp = true
+		return n, nil
 	case reflect.Struct:
-		fields, err := structFields(v)
-		if err != nil {
-			return nil, err
-		}
-		opts := multi
-		if flatStruct(v) {
-			opts = inline
-		}
-		if elide {
-			return jen.Custom(opts, fields...), nil
-		}
-		return typeCode(v.Type()).Custom(opts, fields...), nil
+		return structNode(v, elide)
 	case reflect.Slice:
-		items := make([]jen.Code, 0, v.Len())
-		for i := 0; i < v.Len(); i++ {
-			item, err := literalOf(v.Index(i), true)
-			if err != nil {
-				return nil, fmt.Errorf("[%d]: %w", i, err)
-			}
-			items = append(items, item)
-		}
-		opts := multi
-		if isBasic(v.Type().Elem()) {
-			opts = inline
-		}
-		if elide {
-			return jen.Custom(opts, items...), nil
-		}
-		return typeCode(v.Type()).Custom(opts, items...), nil
+		return sliceNode(v, elide)
 	case reflect.Map:
-		return mapLiteral(v)
+		return mapNode(v)
 	case reflect.String:
-		return stringLit(v.String()), nil
-	case reflect.Bool, reflect.Int, reflect.Int64, reflect.Float64:
-		return jen.Lit(v.Interface()), nil
+		return &litNode{token: stringToken(v.String())}, nil
+	case reflect.Bool:
+		return &litNode{token: scalarToken(v.Bool())}, nil
+	case reflect.Int:
+		return &litNode{token: scalarToken(int(v.Int()))}, nil
+	case reflect.Int64:
+		return &litNode{token: scalarToken(v.Int())}, nil
+	case reflect.Float64:
+		return &litNode{token: scalarToken(v.Float())}, nil
 	}
 	return nil, fmt.Errorf("cannot render a %s", v.Type())
 }
 
-// structFields renders the non-zero fields of a struct value.
-func structFields(v reflect.Value) ([]jen.Code, error) {
+func structNode(v reflect.Value, elide bool) (*litNode, error) {
+	keys, elems, err := fieldNodes(v)
+	if err != nil {
+		return nil, err
+	}
+	n := &litNode{multi: !flatStruct(v), keys: keys, elems: elems}
+	if !elide {
+		n.typ = v.Type()
+	}
+	return n, nil
+}
+
+func sliceNode(v reflect.Value, elide bool) (*litNode, error) {
+	n := &litNode{multi: !isBasic(v.Type().Elem()), elems: make([]*litNode, 0, v.Len())}
+	for i := 0; i < v.Len(); i++ {
+		item, err := valueNode(v.Index(i), true)
+		if err != nil {
+			return nil, fmt.Errorf("[%d]: %w", i, err)
+		}
+		n.elems = append(n.elems, item)
+	}
+	if !elide {
+		n.typ = v.Type()
+	}
+	return n, nil
+}
+
+// fieldNodes decides the non-zero fields of a struct value.
+func fieldNodes(v reflect.Value) (keys []string, elems []*litNode, err error) {
 	t := v.Type()
-	var fields []jen.Code
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		fv := v.Field(i)
@@ -78,19 +116,32 @@ func structFields(v reflect.Value) ([]jen.Code, error) {
 			continue
 		}
 		if f.Tag.Get("oa2mcp") == "-" {
-			return nil, fmt.Errorf("%s.%s is set, but only Go code can set it", t.Name(), f.Name)
+			return nil, nil, fmt.Errorf("%s.%s is set, but only Go code can set it", t.Name(), f.Name)
 		}
-		val, err := literal(fv)
+		n, err := valueNode(fv, false)
 		if err != nil {
-			return nil, fmt.Errorf("%s.%s: %w", t.Name(), f.Name, err)
+			return nil, nil, fmt.Errorf("%s.%s: %w", t.Name(), f.Name, err)
 		}
-		fields = append(fields, field(f.Name, val))
+		keys, elems = append(keys, f.Name), append(elems, n)
+	}
+	return keys, elems, nil
+}
+
+// structFields renders the non-zero fields of a struct value.
+func structFields(v reflect.Value) ([]jen.Code, error) {
+	keys, elems, err := fieldNodes(v)
+	if err != nil {
+		return nil, err
+	}
+	fields := make([]jen.Code, len(keys))
+	for i, k := range keys {
+		fields[i] = field(k, elems[i].code())
 	}
 	return fields, nil
 }
 
-// mapLiteral renders a map with string keys, sorted by key.
-func mapLiteral(v reflect.Value) (jen.Code, error) {
+// mapNode decides a map with string keys, sorted by key.
+func mapNode(v reflect.Value) (*litNode, error) {
 	if v.Type().Key().Kind() != reflect.String {
 		return nil, fmt.Errorf("cannot render a %s", v.Type())
 	}
@@ -99,15 +150,41 @@ func mapLiteral(v reflect.Value) (jen.Code, error) {
 		keys = append(keys, k.String())
 	}
 	sort.Strings(keys)
-	var items []jen.Code
+	n := &litNode{typ: v.Type(), multi: true}
 	for _, k := range keys {
-		val, err := literalOf(v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())), true)
+		val, err := valueNode(v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())), true)
 		if err != nil {
 			return nil, fmt.Errorf("[%q]: %w", k, err)
 		}
-		items = append(items, jen.Lit(k).Op(":").Add(val))
+		n.keys, n.elems = append(n.keys, scalarToken(k)), append(n.elems, val)
 	}
-	return typeCode(v.Type()).Custom(multi, items...), nil
+	return n, nil
+}
+
+// code is the node as jennifer code.
+func (n *litNode) code() jen.Code {
+	if n.token != "" {
+		return jen.Op(n.token)
+	}
+	items := make([]jen.Code, len(n.elems))
+	for i, e := range n.elems {
+		items[i] = e.code()
+		if n.keys != nil {
+			items[i] = jen.Op(n.keys[i]).Op(":").Add(items[i])
+		}
+	}
+	opts := inline
+	if n.multi {
+		opts = multi
+	}
+	if n.typ == nil {
+		return jen.Custom(opts, items...)
+	}
+	lit := typeCode(n.typ).Custom(opts, items...)
+	if n.amp {
+		return jen.Op("&").Add(lit)
+	}
+	return lit
 }
 
 // typeCode renders a type: named types by their package-qualified name,
@@ -155,12 +232,32 @@ func isBasic(t reflect.Type) bool {
 	return false
 }
 
-// stringLit renders s as a raw string literal when it spans lines (JSON
+// stringToken renders s as a raw string literal when it spans lines (JSON
 // schemas stay readable in the generated code), unless s holds a
 // backquote or a carriage return, which a raw literal cannot carry.
-func stringLit(s string) jen.Code {
+func stringToken(s string) string {
 	if strings.Contains(s, "\n") && !strings.ContainsAny(s, "`\r") {
-		return jen.Op("`" + s + "`")
+		return "`" + s + "`"
 	}
-	return jen.Lit(s)
+	return scalarToken(s)
+}
+
+// stringLit is stringToken as jennifer code.
+func stringLit(s string) jen.Code { return jen.Op(stringToken(s)) }
+
+// scalarToken writes a bool, string or number as jennifer's Lit does:
+// Go syntax, a float always with a point or an exponent, and a sized
+// integer with its conversion.
+func scalarToken(v any) string {
+	switch x := v.(type) {
+	case float64:
+		s := fmt.Sprintf("%#v", x)
+		if !strings.Contains(s, ".") && !strings.Contains(s, "e") {
+			s += ".0"
+		}
+		return s
+	case int64:
+		return fmt.Sprintf("%T(%#v)", x, x)
+	}
+	return fmt.Sprintf("%#v", v)
 }
