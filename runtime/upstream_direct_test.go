@@ -179,6 +179,13 @@ func TestDirectTransportMatchesNetHTTP(t *testing.T) {
 				gotSeen[j] = "nothing"
 			}
 		}
+		if mode == "hangup" {
+			// The API hung up after a whole answer (one to HEAD has no
+			// body) without saying so: both transports must have seen
+			// the connection end before the next request, which takes
+			// the FIN's arrival.
+			time.Sleep(20 * time.Millisecond)
+		}
 		if got[0] != got[1] || gotSeen[0] != gotSeen[1] {
 			t.Fatalf("seed %d, request %d (answer %s, previous %s): net/http and the direct transport differ\nserver saw, net/http:\n%s\nserver saw, direct:\n%s\ncaller got, net/http:\n%s\ncaller got, direct:\n%s",
 				seed, i, mode, prev, gotSeen[0], gotSeen[1], got[0], got[1])
