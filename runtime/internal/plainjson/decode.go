@@ -199,7 +199,7 @@ func (p *parser) str() (any, bool) {
 
 // numberEnd is the index just past the JSON number at s[i], or -1 when
 // none starts there: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
-func numberEnd(s string, i int) int {
+func numberEnd[T string | []byte](s T, i int) int {
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
@@ -232,7 +232,7 @@ func numberEnd(s string, i int) int {
 	return i
 }
 
-func digits(s string, i int) int {
+func digits[T string | []byte](s T, i int) int {
 	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
 		i++
 	}

@@ -220,3 +220,47 @@ func TestAppendAllocatesOnlyKeys(t *testing.T) {
 		t.Fatalf("Append made %v allocations, want at most 1", n)
 	}
 }
+
+// checkValid fails t when Valid says valid where json.Valid does not.
+func checkValid(t *testing.T, text string) {
+	t.Helper()
+	if Valid([]byte(text)) && !json.Valid([]byte(text)) {
+		t.Fatalf("Valid(%q) is true, json.Valid false", text)
+	}
+}
+
+// TestValidMatchesEncodingJSON draws the documents of
+// TestDecodeMatchesEncodingJSON, valid and not: Valid never accepts what
+// json.Valid refuses, and accepts the valid ones within its depth.
+func TestValidMatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 5))
+	for range 20000 {
+		text := spaces[r.IntN(len(spaces))] + randomText(r, 4) + spaces[r.IntN(len(spaces))]
+		if r.IntN(30) == 0 {
+			text += []string{"x", " {}", "1", "]"}[r.IntN(4)]
+		}
+		if r.IntN(10) == 0 && len(text) > 1 {
+			text = text[:r.IntN(len(text))] // cut short
+		}
+		checkValid(t, text)
+		if json.Valid([]byte(text)) && !Valid([]byte(text)) {
+			t.Fatalf("Valid(%q) is false, json.Valid true", text)
+		}
+	}
+	deep := strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)
+	if Valid([]byte(deep)) {
+		t.Fatal("Valid accepted nesting deeper than maxDepth")
+	}
+}
+
+func FuzzValid(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x\u00e9",true,null]}`, `"\ud800"`, "\"\xff\"", `-0.5e+7`, `{"a":1,"a":2}`, `"\u12"`, `[1,]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkValid(t, text)
+		if json.Valid([]byte(text)) && !Valid([]byte(text)) && !strings.Contains(text, strings.Repeat("[", 64)) && !strings.Contains(text, strings.Repeat("{", 64)) {
+			t.Fatalf("Valid(%q) is false, json.Valid true", text)
+		}
+	})
+}
