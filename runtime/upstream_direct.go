@@ -25,7 +25,8 @@ import (
 // the Transport does that a caller can see is kept: it asks for gzip and
 // decompresses it, skips 1xx answers, bounds the header block
 // (maxResponseHeaderBytes), keeps at most maxIdlePerHost idle connections
-// per host for idleTimeout, never reuses a connection whose answer was
+// per host for idleTimeout (closing within reapEvery those the API
+// closed), never reuses a connection whose answer was
 // not read to its end or said Connection: close, and sends a replayable
 // request again once on a fresh connection when a kept-alive one turns
 // out closed. Everything else (https, a proxy, Expect, bodies without a
@@ -34,8 +35,10 @@ type directTransport struct {
 	fallback *http.Transport
 	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
 
-	mu   sync.Mutex
-	idle map[string][]*directConn // by host:port, most recently used last
+	mu     sync.Mutex
+	idle   map[string][]*directConn // by host:port, most recently used last
+	reaper *time.Timer              // armed while idle connections are kept
+	armed  bool
 }
 
 const (
@@ -45,6 +48,10 @@ const (
 	idleTimeout    = 90 * time.Second
 	// max1xx bounds the informational answers skipped before the real one.
 	max1xx = 5
+	// reapEvery is how often idle connections are checked: one the API
+	// closed is closed here within about this time (the Transport's
+	// reader goroutine closes it at once), one idle for idleTimeout too.
+	reapEvery = time.Second
 )
 
 // directConn is one kept-alive connection.
@@ -90,7 +97,48 @@ func newDirectTransport(fallback *http.Transport, dial func(ctx context.Context,
 	if !canProbeConn {
 		return fallback
 	}
-	return &directTransport{fallback: fallback, dial: dial, idle: map[string][]*directConn{}}
+	t := &directTransport{fallback: fallback, dial: dial, idle: map[string][]*directConn{}}
+	t.reaper = time.AfterFunc(time.Hour, t.reap)
+	t.reaper.Stop()
+	return t
+}
+
+// reap closes the idle connections the API closed or that were idle for
+// idleTimeout, and checks again later while any remain.
+func (t *directTransport) reap() {
+	t.mu.Lock()
+	idle := t.idle
+	t.idle = map[string][]*directConn{}
+	t.mu.Unlock()
+	now := time.Now()
+	kept := map[string][]*directConn{}
+	for addr, list := range idle {
+		for _, c := range list {
+			_ = c.conn.SetReadDeadline(time.Time{})
+			if now.Sub(c.idleSince) < idleTimeout && connOpen(c.conn) {
+				kept[addr] = append(kept[addr], c)
+			} else {
+				_ = c.conn.Close()
+			}
+		}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for addr, list := range t.idle { // put back meanwhile: the most recent
+		kept[addr] = append(kept[addr], list...)
+	}
+	for addr, list := range kept {
+		for len(list) > maxIdlePerHost {
+			_ = list[0].conn.Close()
+			list = list[1:]
+		}
+		kept[addr] = list
+	}
+	t.idle = kept
+	t.armed = len(kept) > 0
+	if t.armed {
+		t.reaper.Reset(reapEvery)
+	}
 }
 
 // direct reports whether req is one this transport sends itself.
@@ -235,6 +283,10 @@ func (t *directTransport) put(c *directConn) {
 	if len(t.idle[c.addr]) < maxIdlePerHost {
 		t.idle[c.addr] = append(t.idle[c.addr], c)
 		c = nil
+		if !t.armed {
+			t.armed = true
+			t.reaper.Reset(reapEvery)
+		}
 	}
 	t.mu.Unlock()
 	if c != nil {
@@ -305,7 +357,8 @@ func (t *directTransport) exchange(ctx context.Context, c *directConn, req *http
 		stop()
 		return nil, stale, err
 	}
-	body := &directBody{t: t, c: c, ctx: ctx, rc: resp.Body, stop: stop, keep: !resp.Close}
+	// No body (204, 304, HEAD): nothing of it is left on the connection.
+	body := &directBody{t: t, c: c, ctx: ctx, rc: resp.Body, stop: stop, keep: !resp.Close, eof: resp.Body == http.NoBody}
 	resp.Body = body
 	if gz && strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") && resp.Body != http.NoBody {
 		resp.Header.Del("Content-Encoding")

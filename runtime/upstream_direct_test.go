@@ -321,3 +321,41 @@ func TestDirectTransportCancel(t *testing.T) {
 func errorsIsCanceled(err error) bool {
 	return err != nil && (strings.Contains(err.Error(), context.Canceled.Error()))
 }
+
+// TestDirectTransportReapsClosedIdle: a kept-alive connection the API
+// closes while idle is closed here within about reapEvery, not held
+// until the next call (the Transport's reader goroutine closes it at
+// once); one still open is kept.
+func TestDirectTransportReapsClosedIdle(t *testing.T) {
+	closing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "ok") }))
+	defer closing.Close()
+	open := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "ok") }))
+	defer open.Close()
+	_, rt := newTestTransports()
+	direct := rt.(*directTransport)
+	c := &http.Client{Transport: direct}
+	for _, u := range []string{closing.URL, open.URL} {
+		resp, err := c.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	closing.CloseClientConnections() // the API hangs up on its idle connection
+	idle := func(u string) int {
+		direct.mu.Lock()
+		defer direct.mu.Unlock()
+		return len(direct.idle[hostPort(strings.TrimPrefix(u, "http://"))])
+	}
+	deadline := time.Now().Add(reapEvery + 3*time.Second)
+	for idle(closing.URL) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("a connection the API closed was still kept after %v", reapEvery+3*time.Second)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if idle(open.URL) != 1 {
+		t.Fatalf("the open idle connection was not kept (%d kept)", idle(open.URL))
+	}
+}
