@@ -41,9 +41,11 @@ func Main(def *ServerDef, opts Options, args []string, stdin io.Reader, stdout, 
 	if code >= 0 {
 		return code
 	}
-	// One log record per call: records finishing together leave in one
-	// write.
-	logger, err := newLogger(cfg, newGroupWriter(stderr))
+	// One log record per call: the records of a few milliseconds leave
+	// in one write, all of them before Main returns.
+	logOut := newLogWriter(stderr)
+	defer logOut.Close()
+	logger, err := newLogger(cfg, logOut)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2

@@ -159,9 +159,10 @@ func newUpstreamClient(opts *Options) *http.Client {
 	if opts.HTTPClient != nil {
 		return opts.HTTPClient
 	}
+	dial := (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 	t := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:           dial,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          256,
 		MaxIdleConnsPerHost:   128,
@@ -172,7 +173,7 @@ func newUpstreamClient(opts *Options) *http.Client {
 		// headers per call in memory.
 		MaxResponseHeaderBytes: maxResponseHeaderBytes,
 	}
-	return &http.Client{Transport: t}
+	return &http.Client{Transport: newDirectTransport(t, dial)}
 }
 
 // handlerTransport is a RoundTripper that serves requests with an

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/media"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/plainjson"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
@@ -174,6 +175,9 @@ func tooLargeResult(bt *boundTool, n int) *callError {
 
 // marshalJSON encodes v compactly without HTML escaping.
 func marshalJSON(v any) ([]byte, error) {
+	if b, ok := plainjson.Append(nil, v, false); ok {
+		return b, nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

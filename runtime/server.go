@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/fastpath"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/plainjson"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
@@ -658,6 +659,9 @@ func decodeArguments(raw json.RawMessage) (map[string]any, string) {
 	}
 	if trimmed[0] != '{' {
 		return nil, "Invalid arguments: the arguments must be a JSON object of named parameters. Fix them and call again."
+	}
+	if v, ok := plainjson.Decode(string(trimmed)); ok {
+		return v.(map[string]any), "" // an object: trimmed starts with {
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.UseNumber()

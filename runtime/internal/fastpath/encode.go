@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/plainjson"
 )
 
 // Responses are encoded as go-sdk v1.8.0 encodes them: Server.callTool
@@ -168,58 +168,10 @@ func plainJSON(raw []byte) bool {
 }
 
 // appendString appends s as a JSON string exactly as encoding/json
-// writes it with HTML escaping (json.Marshal's default): \b \f \n \r \t
-// and the quote and backslash escaped by name, other control bytes and
-// <, >, & as \u00XX, U+2028 and U+2029 as \u2028 and \u2029, invalid
-// UTF-8 as \ufffd. TestAppendStringMatchesEncodingJSON holds it to that.
-func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(append(dst, s[start:i]...), `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(append(dst, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	return append(append(dst, s[start:]...), '"')
-}
+// writes it with HTML escaping (json.Marshal's default; see
+// plainjson.AppendString). TestAppendStringMatchesEncodingJSON holds it
+// to that.
+func appendString(dst []byte, s string) []byte { return plainjson.AppendString(dst, s, true) }
 
 // getBuffer returns a buffer for one response line; putBuffer gives it
 // back once the line is written, for the next call.

@@ -2,6 +2,7 @@ package jsonschema
 
 import (
 	"encoding/json"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/plainjson"
 	"reflect"
 	"strconv"
 	"strings"
@@ -120,8 +121,14 @@ func (s *Schema) Validate(v any) error {
 }
 
 // DecodeJSON decodes JSON text the way the runtime does: numbers as
-// json.Number, so integers of any size keep their exact value.
+// json.Number, so integers of any size keep their exact value. Plain
+// documents are parsed without reflection (plainjson.Decode, the same
+// values); anything else, errors and trailing data included, goes
+// through encoding/json.
 func DecodeJSON(text string) (any, error) {
+	if v, ok := plainjson.Decode(text); ok {
+		return v, nil
+	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	var v any

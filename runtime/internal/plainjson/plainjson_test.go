@@ -1,0 +1,266 @@
+package plainjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
+)
+
+// reference decodes text as the runtime did before Decode: a json.Decoder
+// with UseNumber reading one value.
+func reference(text string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// referenceAppend encodes v as marshalJSON did before Append.
+func referenceAppend(v any, html bool) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(html)
+	err := enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+}
+
+// checkDecode fails t when Decode answers text differently from
+// encoding/json: a value where encoding/json fails, or another value.
+func checkDecode(t *testing.T, text string) {
+	t.Helper()
+	got, ok := Decode(text)
+	if !ok {
+		return // left to encoding/json: the same by construction
+	}
+	want, err := reference(text)
+	if err != nil {
+		t.Fatalf("Decode(%q) = %#v, but encoding/json fails: %v", text, got, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Decode(%q) = %#v, encoding/json gives %#v", text, got, want)
+	}
+}
+
+// pieces of JSON text, valid and not, that a document is made of.
+var textPieces = []string{`a`, ` `, `"`, `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\x`, "\t", "\x01",
+	"\xff", "\xed\xa0\x80", "é", "\u2028", `<&>`, `\/`, `\u0000`}
+
+func randomString(r *rand.Rand) string {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for range r.IntN(6) {
+		sb.WriteString(textPieces[r.IntN(len(textPieces))])
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}
+
+var numbers = []string{"0", "-0", "1", "-12", "3.25", "1e9", "1E+2", "2.5e-3", "123456789012345678901234567890",
+	"01", "1.", ".5", "-", "1e", "+1", "0x1", "1.5.2", "NaN"}
+
+var spaces = []string{"", "", " ", "\n\t", "\r"}
+
+// randomText draws a JSON document, mostly valid, sometimes with a
+// syntax error, a duplicate key or trailing data somewhere.
+func randomText(r *rand.Rand, d int) string {
+	sp := func() string { return spaces[r.IntN(len(spaces))] }
+	switch k := r.IntN(9); {
+	case k == 0:
+		return []string{"true", "false", "null", "nul", "truex", "tru"}[r.IntN(6)]
+	case k == 1:
+		return numbers[r.IntN(len(numbers))]
+	case k <= 3 || d == 0:
+		return randomString(r)
+	case k <= 5:
+		var sb strings.Builder
+		sb.WriteString("[" + sp())
+		for i := range r.IntN(4) {
+			if i > 0 {
+				sb.WriteString(sp() + "," + sp())
+			}
+			sb.WriteString(randomText(r, d-1))
+		}
+		if r.IntN(20) == 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString(sp() + "]")
+		return sb.String()
+	}
+	var sb strings.Builder
+	sb.WriteString("{" + sp())
+	keys := []string{`"a"`, `"b"`, `"a"`, randomString(r)}
+	for i := range r.IntN(4) {
+		if i > 0 {
+			sb.WriteString(sp() + "," + sp())
+		}
+		sb.WriteString(keys[r.IntN(len(keys))] + sp() + ":" + sp() + randomText(r, d-1))
+	}
+	if r.IntN(20) == 0 {
+		sb.WriteString(",")
+	}
+	sb.WriteString(sp() + "}")
+	return sb.String()
+}
+
+// TestDecodeMatchesEncodingJSON draws 20,000 documents; wherever Decode
+// answers, encoding/json must give the same value, and Decode must
+// answer the valid ones without trailing data (else it would never run).
+func TestDecodeMatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 1))
+	answered := 0
+	for range 20000 {
+		text := spaces[r.IntN(len(spaces))] + randomText(r, 4) + spaces[r.IntN(len(spaces))]
+		if r.IntN(30) == 0 {
+			text += []string{"x", " {}", "1", "]"}[r.IntN(4)]
+		}
+		checkDecode(t, text)
+		if _, ok := Decode(text); ok {
+			answered++
+		}
+	}
+	if answered < 5000 {
+		t.Fatalf("Decode answered only %d of 20,000 documents: the fast path would rarely run", answered)
+	}
+}
+
+func TestDecodeAnswersPlainDocuments(t *testing.T) {
+	for _, text := range []string{`{"id":1,"name":"doggie","tags":[],"photoUrls":["a"],"category":{}}`, `[1,2.5,-3e2]`, ` "x" `, `null`} {
+		if _, ok := Decode(text); !ok {
+			t.Errorf("Decode(%q) left a plain document to encoding/json", text)
+		}
+	}
+	for _, text := range []string{`{"a":1} x`, `{"a":1}{}`, `01`, `{"a":}`, strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)} {
+		if _, ok := Decode(text); ok {
+			t.Errorf("Decode(%q) answered what it must leave to encoding/json", text)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x\u00e9",true,null]}`, `"\ud800"`, "\"\xff\"", `-0.5e+7`, `{"a":1,"a":2}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) { checkDecode(t, text) })
+}
+
+// randomValue draws a plain value, and now and then one Append must
+// leave to encoding/json (another type, an invalid number).
+func randomValue(r *rand.Rand, d int) any {
+	switch k := r.IntN(10); {
+	case k == 0:
+		return nil
+	case k == 1:
+		return r.IntN(2) == 0
+	case k == 2:
+		return json.Number(numbers[r.IntN(len(numbers))])
+	case k == 3:
+		return []any{json.Number(""), float64(r.IntN(100)) / 4, map[string]any(nil), []any(nil)}[r.IntN(4)]
+	case k <= 6 || d == 0:
+		var s string
+		_ = json.Unmarshal([]byte(randomString(r)), &s)
+		return s + string(rune(r.IntN(0x3000)))
+	case k == 7:
+		a := make([]any, r.IntN(4))
+		for i := range a {
+			a[i] = randomValue(r, d-1)
+		}
+		return a
+	}
+	m := map[string]any{}
+	for range r.IntN(5) {
+		var k string
+		_ = json.Unmarshal([]byte(randomString(r)), &k)
+		m[k] = randomValue(r, d-1)
+	}
+	return m
+}
+
+// TestAppendMatchesEncodingJSON draws 20,000 values; wherever Append
+// answers, encoding/json must write the same bytes, with and without
+// HTML escaping.
+func TestAppendMatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 2))
+	answered := 0
+	for range 20000 {
+		v := randomValue(r, 4)
+		html := r.IntN(2) == 0
+		got, ok := Append([]byte("prefix"), v, html)
+		if !ok {
+			if string(got) != "prefix" {
+				t.Fatalf("Append(%#v) refused but changed dst to %q", v, got)
+			}
+			continue
+		}
+		answered++
+		want, err := referenceAppend(v, html)
+		if err != nil {
+			t.Fatalf("Append(%#v) = %q, but encoding/json fails: %v", v, got, err)
+		}
+		if string(got) != "prefix"+string(want) {
+			t.Fatalf("Append(%#v, html %v) = %q, encoding/json writes %q", v, html, got[len("prefix"):], want)
+		}
+	}
+	if answered < 5000 {
+		t.Fatalf("Append answered only %d of 20,000 values", answered)
+	}
+}
+
+// TestAppendAllocatesOnlyKeys: an object costs one allocation (its
+// sorted keys) beyond the output's growth.
+func TestAppendAllocatesOnlyKeys(t *testing.T) {
+	v := map[string]any{"id": json.Number("1"), "name": "doggie", "tags": []any{"a"}, "ok": true}
+	buf := make([]byte, 0, 256)
+	if n := testing.AllocsPerRun(100, func() { _, _ = Append(buf[:0], v, false) }); n > 1 {
+		t.Fatalf("Append made %v allocations, want at most 1", n)
+	}
+}
+
+// checkValid fails t when Valid says valid where json.Valid does not.
+func checkValid(t *testing.T, text string) {
+	t.Helper()
+	if Valid([]byte(text)) && !json.Valid([]byte(text)) {
+		t.Fatalf("Valid(%q) is true, json.Valid false", text)
+	}
+}
+
+// TestValidMatchesEncodingJSON draws the documents of
+// TestDecodeMatchesEncodingJSON, valid and not: Valid never accepts what
+// json.Valid refuses, and accepts the valid ones within its depth.
+func TestValidMatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 5))
+	for range 20000 {
+		text := spaces[r.IntN(len(spaces))] + randomText(r, 4) + spaces[r.IntN(len(spaces))]
+		if r.IntN(30) == 0 {
+			text += []string{"x", " {}", "1", "]"}[r.IntN(4)]
+		}
+		if r.IntN(10) == 0 && len(text) > 1 {
+			text = text[:r.IntN(len(text))] // cut short
+		}
+		checkValid(t, text)
+		if json.Valid([]byte(text)) && !Valid([]byte(text)) {
+			t.Fatalf("Valid(%q) is false, json.Valid true", text)
+		}
+	}
+	deep := strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)
+	if Valid([]byte(deep)) {
+		t.Fatal("Valid accepted nesting deeper than maxDepth")
+	}
+}
+
+func FuzzValid(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x\u00e9",true,null]}`, `"\ud800"`, "\"\xff\"", `-0.5e+7`, `{"a":1,"a":2}`, `"\u12"`, `[1,]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkValid(t, text)
+		if json.Valid([]byte(text)) && !Valid([]byte(text)) && !strings.Contains(text, strings.Repeat("[", 64)) && !strings.Contains(text, strings.Repeat("{", 64)) {
+			t.Fatalf("Valid(%q) is false, json.Valid true", text)
+		}
+	})
+}
