@@ -2,6 +2,7 @@ package discover
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -31,19 +32,7 @@ type rankedSpec struct {
 // the operation because of WordNet. Seeded; a failure prints the seed
 // and the shortest failing query.
 func TestWordNetNeverOutranksOwnWords(t *testing.T) {
-	var specs []*rankedSpec
-	for _, e := range testenv.Corpus() {
-		doc, problems := load.Load(context.Background(), filepath.Join(testenv.CorpusDir(t), e.Path), load.Options{})
-		if problems.HasErrors() {
-			t.Fatalf("%s: %v", e.Path, problems.Errors())
-		}
-		if len(doc.Operations) >= 150 {
-			specs = append(specs, rankSpec(t, e.Name, doc))
-		}
-	}
-	if len(specs) < 4 {
-		t.Fatalf("want at least 4 corpus specs of 150 operations or more, found %d", len(specs))
-	}
+	specs := rankedSpecs(t)
 	for seed := uint64(1); seed <= 300; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 11))
 		s := specs[rng.IntN(len(specs))]
@@ -66,6 +55,89 @@ func TestWordNetNeverOutranksOwnWords(t *testing.T) {
 			t.Fatalf("seed %d: %s, query %q for %s: %s holds none of its words but climbs above it through WordNet's words", seed, s.name, strings.Join(words, " "), s.docs[op].OperationID, s.docs[p].OperationID)
 		}
 	}
+}
+
+// TestOwnWordOutranksWordNetWord picks random words of the corpus specs
+// that one operation holds in its name (O) and another of the same kind
+// only through WordNet (P): a search for the word ranks O above P.
+// Seeded; a failure prints the seed and the pair.
+func TestOwnWordOutranksWordNetWord(t *testing.T) {
+	type pair struct {
+		s        *rankedSpec
+		word     string
+		own, via []int
+	}
+	var pairs []pair
+	for _, s := range rankedSpecs(t) {
+		words := map[string]bool{}
+		for _, b := range s.bags {
+			for w := range b.counts[fieldWordNet] {
+				words[w] = true
+			}
+		}
+		for _, w := range slices.Sorted(maps.Keys(words)) {
+			pr := pair{s: s, word: w}
+			for i, b := range s.bags {
+				switch {
+				case b.counts[fieldName][w] > 0:
+					pr.own = append(pr.own, i)
+				case b.counts[fieldWordNet][w] > 0 && !b.ownsAny([]string{w}):
+					pr.via = append(pr.via, i)
+				}
+			}
+			if len(pr.own) > 0 && len(pr.via) > 0 {
+				pairs = append(pairs, pr)
+			}
+		}
+	}
+	if len(pairs) < 50 {
+		t.Fatalf("only %d words of the corpus are both some operation's own and another's through WordNet; want at least 50", len(pairs))
+	}
+	checked := 0
+	for seed := uint64(1); seed <= 2000 && checked < 200; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 13))
+		pr := pairs[rng.IntN(len(pairs))]
+		s, o, p := pr.s, pr.own[rng.IntN(len(pr.own))], pr.via[rng.IntN(len(pr.via))]
+		if !sameKind(s.docs[o], s.docs[p]) {
+			// Intent weighting may rank another kind of operation
+			// lower whatever its words (a DELETE for a bare noun).
+			continue
+		}
+		checked++
+		ranks := s.ranks(s.with, pr.word, len(s.docs))
+		if rankOf(ranks, p) < rankOf(ranks, o) {
+			t.Fatalf("seed %d: %s, query %q: %s holds it only through WordNet but ranks %d, above %s, whose name holds it, at %d", seed, s.name, pr.word, s.docs[p].OperationID, rankOf(ranks, p)+1, s.docs[o].OperationID, rankOf(ranks, o)+1)
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d pairs of one kind checked; want at least 100", checked)
+	}
+}
+
+// sameKind reports whether two operations are of one kind for intent
+// weighting: one method, both on one thing or both on a collection.
+func sameKind(a, b Doc) bool {
+	item := func(d Doc) bool { return strings.HasSuffix(strings.TrimRight(d.Path, "/"), "}") }
+	return a.Method == b.Method && item(a) == item(b)
+}
+
+// rankedSpecs are the corpus specs of 150 operations or more, indexed.
+func rankedSpecs(t *testing.T) []*rankedSpec {
+	t.Helper()
+	var specs []*rankedSpec
+	for _, e := range testenv.Corpus() {
+		doc, problems := load.Load(context.Background(), filepath.Join(testenv.CorpusDir(t), e.Path), load.Options{})
+		if problems.HasErrors() {
+			t.Fatalf("%s: %v", e.Path, problems.Errors())
+		}
+		if len(doc.Operations) >= 150 {
+			specs = append(specs, rankSpec(t, e.Name, doc))
+		}
+	}
+	if len(specs) < 4 {
+		t.Fatalf("want at least 4 corpus specs of 150 operations or more, found %d", len(specs))
+	}
+	return specs
 }
 
 // rankSpec indexes a spec's operations with and without WordNet's field.
@@ -110,8 +182,8 @@ func searcher(t *testing.T, docs []Doc, bags []*bag) *oa2mcpimpl.Searcher {
 // terms in its own fields; else -1.
 func (s *rankedSpec) overtaker(op int, words []string) int {
 	query := strings.Join(words, " ")
-	with := s.ranks(s.with, query)
-	without := s.ranks(s.without, query)
+	with := s.ranks(s.with, query, 10)
+	without := s.ranks(s.without, query, 10)
 	terms := oa2mcpimpl.SearchTerms(query)
 	for p, r := range with {
 		if p == op || r >= rankOf(with, op) || without[p] < rankOf(without, op) {
@@ -124,10 +196,10 @@ func (s *rankedSpec) overtaker(op int, words []string) int {
 	return -1
 }
 
-// ranks maps the top hits of query onto their rank.
-func (s *rankedSpec) ranks(sr *oa2mcpimpl.Searcher, query string) map[int]int {
+// ranks maps the first limit hits of query onto their rank.
+func (s *rankedSpec) ranks(sr *oa2mcpimpl.Searcher, query string, limit int) map[int]int {
 	out := map[int]int{}
-	for i, h := range sr.Search(query, 10) {
+	for i, h := range sr.Search(query, limit) {
 		out[s.index(h.Operation.Tool.Op.OperationID)] = i
 	}
 	return out
