@@ -255,6 +255,10 @@ var questionWords = textkit.WordSet("what which who whom whose where when how is
 // little alone, yet "all namespaces" names listPodForAllNamespaces.
 var weakWords = map[string]bool{"all": true}
 
+// nameMarkers are words after which a request names a thing in its own
+// words.
+var nameMarkers = map[string]bool{"called": true, "named": true, "titled": true}
+
 // queryWord is one word of a request.
 type queryWord struct {
 	term   string
@@ -302,6 +306,13 @@ func queryWords(words []string) []queryWord {
 			}
 		}
 		t := searchTerm(w)
+		if nameMarkers[w] {
+			// "a team called data science": the words after it are the
+			// thing's name, not the API's.
+			for i+1 < len(words) && searchTerm(words[i+1]) != "" {
+				i++
+			}
+		}
 		if t == "" && !weakWords[w] {
 			continue
 		}
