@@ -281,7 +281,7 @@ type request struct {
 // needs besides the terms.
 func readRequest(query string) request {
 	var words []string
-	for _, ident := range identifiers(query) {
+	for _, ident := range identifiers(withoutAddresses(query)) {
 		for _, w := range camelWords(ident) {
 			words = append(words, strings.ToLower(w))
 		}
@@ -291,6 +291,20 @@ func readRequest(query string) request {
 	r.words = queryWords(words)
 	r.ask = ask(words, r.words)
 	return r
+}
+
+// withoutAddresses drops the e-mail addresses and URLs of a request
+// ("invite carol@example.com"): they are values the call takes, and their
+// words ("example", "com") are nobody's API.
+func withoutAddresses(query string) string {
+	fields := strings.Fields(query)
+	kept := fields[:0]
+	for _, f := range fields {
+		if !strings.Contains(f, "@") && !strings.Contains(f, "://") {
+			kept = append(kept, f)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // queryWords reads the words of a request: phrasal verbs joined, stop

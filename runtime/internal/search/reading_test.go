@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -185,5 +186,32 @@ func TestNameAfterCalledChangesNothing(t *testing.T) {
 	}
 	if ran < 200 {
 		t.Fatalf("only %d requests checked", ran)
+	}
+}
+
+// TestAddressesChangeNothing: an e-mail address or a URL anywhere in a
+// request ("invite widget@printer.com to the channel") is a value the
+// call takes, so index nouns inside it neither find nor rank operations.
+func TestAddressesChangeNothing(t *testing.T) {
+	for seed := uint64(1); seed <= 300; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 401))
+		ops, texts := randomOps(rng, 4+rng.IntN(8))
+		s, err := New(PlainIndex(texts), ops, func(o Op) Op { return o })
+		if err != nil {
+			t.Fatal(err)
+		}
+		noun := func() string { return readingNouns[rng.IntN(len(readingNouns))] }
+		g := verbGroups[rng.IntN(len(verbGroups))]
+		words := []string{g.words[rng.IntN(len(g.words))], "the", noun(), "for", noun()}
+		address := noun() + "." + noun() + "@" + noun() + ".com"
+		if rng.IntN(2) == 0 {
+			address = "https://" + noun() + ".example/" + noun() + "?q=" + noun()
+		}
+		at := rng.IntN(len(words) + 1)
+		with := strings.Join(slices.Insert(slices.Clone(words), at, address), " ")
+		without := strings.Join(words, " ")
+		if got, want := ranking(s.Search(with, 5)), ranking(s.Search(without, 5)); got != want {
+			t.Fatalf("seed %d: %q ranks %s, %q ranks %s; want the same\noperations: %q", seed, with, got, without, want, texts)
+		}
 	}
 }
