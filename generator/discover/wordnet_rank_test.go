@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 
@@ -121,23 +122,31 @@ func sameKind(a, b Doc) bool {
 	return a.Method == b.Method && item(a) == item(b)
 }
 
+// ranked holds the corpus specs the WordNet ranking tests share,
+// indexed once per test binary: indexing them takes seconds.
+var (
+	rankedOnce sync.Once
+	ranked     []*rankedSpec
+)
+
 // rankedSpecs are the corpus specs of 150 operations or more, indexed.
 func rankedSpecs(t *testing.T) []*rankedSpec {
 	t.Helper()
-	var specs []*rankedSpec
-	for _, e := range testenv.Corpus() {
-		doc, problems := load.Load(context.Background(), filepath.Join(testenv.CorpusDir(t), e.Path), load.Options{})
-		if problems.HasErrors() {
-			t.Fatalf("%s: %v", e.Path, problems.Errors())
+	rankedOnce.Do(func() {
+		for _, e := range testenv.Corpus() {
+			doc, problems := load.Load(context.Background(), filepath.Join(testenv.CorpusDir(t), e.Path), load.Options{})
+			if problems.HasErrors() {
+				t.Fatalf("%s: %v", e.Path, problems.Errors())
+			}
+			if len(doc.Operations) >= 150 {
+				ranked = append(ranked, rankSpec(t, e.Name, doc))
+			}
 		}
-		if len(doc.Operations) >= 150 {
-			specs = append(specs, rankSpec(t, e.Name, doc))
-		}
+	})
+	if len(ranked) < 4 {
+		t.Fatalf("want at least 4 corpus specs of 150 operations or more, found %d", len(ranked))
 	}
-	if len(specs) < 4 {
-		t.Fatalf("want at least 4 corpus specs of 150 operations or more, found %d", len(specs))
-	}
-	return specs
+	return ranked
 }
 
 // rankSpec indexes a spec's operations with and without WordNet's field.
