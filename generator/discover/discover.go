@@ -48,6 +48,9 @@ const (
 	// fieldRelated holds the everyday words of the concepts the
 	// operation names (see vocabulary.go).
 	fieldRelated
+	// fieldWordNet holds WordNet's related words of the words the
+	// operation names (see vocabulary.go).
+	fieldWordNet
 	numFields
 )
 
@@ -67,10 +70,16 @@ func weights() [numFields]fieldWeight {
 		fieldParams:      {0.4, 0.3},
 		fieldDescription: {0.6, 0.75},
 		fieldRelated:     {1.0, 0},
+		fieldWordNet:     {wordnetWeight, 0},
 	}
 }
 
 const (
+	// wordnetWeight is the weight of WordNet's related words, below the
+	// hand tables': a general resource gives a word's senses in every
+	// domain, not only the API's. Index does not add them (measured, not
+	// kept: docs/discovery.md, "Quality").
+	wordnetWeight = 0.5
 	// k1 is BM25's saturation: how fast repeats stop counting.
 	k1 = 1.2
 	// compoundCount is how much a joined neighbour pair ("replicaset"
@@ -89,9 +98,14 @@ const (
 // Index returns the encoded search index of docs, which are in the order
 // of runtime.Discovery.Operations.
 func Index(docs []Doc) (string, error) {
+	return indexWith(docs, handVocabulary)
+}
+
+// indexWith is Index adding the related words of v.
+func indexWith(docs []Doc, v related) (string, error) {
 	bags := make([]*bag, len(docs))
 	for i, d := range docs {
-		bags[i] = docBag(d)
+		bags[i] = docBag(d, v)
 	}
 	return oa2mcpimpl.EncodeSearchIndex(len(docs), weigh(bags))
 }
@@ -135,8 +149,9 @@ func (b *bag) add(f int, term string, n float64, once bool) {
 	b.lengths[f] += n
 }
 
-// docBag reads one document into its fields.
-func docBag(d Doc) *bag {
+// docBag reads one document into its fields, with the related words of
+// v.
+func docBag(d Doc, v related) *bag {
 	b := newBag()
 	if len(d.Name) < maxNameLen {
 		// A shortened name ends in a cut word and a hash: noise.
@@ -165,7 +180,7 @@ func docBag(d Doc) *bag {
 	for _, v := range methodVerbs(d.Method, d.Path) {
 		b.addText(fieldMethod, v, true)
 	}
-	b.addRelated()
+	b.addRelated(v)
 	b.deprecated = d.Deprecated || mentionsDeprecation(d.Summary) || mentionsDeprecation(d.Description)
 	return b
 }

@@ -118,16 +118,7 @@ func buildSpec(t testing.TB, file, corpus string) (*evalSpec, error) {
 	if p := strictyaml.Decode(file, data, &es.set); p.HasErrors() {
 		return nil, p.Errors()
 	}
-	path := filepath.Join(corpus, es.set.Spec)
-	if pkgPath, ok := strings.CutPrefix(es.set.Spec, "npm:"); ok {
-		// A spec an npm package ships, installed by scripts/install-deps.sh.
-		path = testenv.NpmFile(t, pkgPath)
-	}
-	if modPath, ok := strings.CutPrefix(es.set.Spec, "gomod:"); ok {
-		// A spec a Go module ships, downloaded by scripts/install-deps.sh.
-		path = testenv.GoModFile(t, modPath)
-	}
-	doc, problems := load.Load(context.Background(), path, load.Options{})
+	doc, problems := load.Load(context.Background(), specFile(t, es.set.Spec, corpus), load.Options{})
 	if problems.HasErrors() {
 		return nil, fmt.Errorf("%s: %v", es.set.Spec, problems.Errors())
 	}
@@ -140,6 +131,20 @@ func buildSpec(t testing.TB, file, corpus string) (*evalSpec, error) {
 		return nil, err
 	}
 	return es, es.check()
+}
+
+// specFile is the file of a request set's spec: a corpus entry, or a
+// file an npm package ("npm:") or a Go module ("gomod:") ships.
+func specFile(t testing.TB, spec, corpus string) string {
+	if pkgPath, ok := strings.CutPrefix(spec, "npm:"); ok {
+		// A spec an npm package ships, installed by scripts/install-deps.sh.
+		return testenv.NpmFile(t, pkgPath)
+	}
+	if modPath, ok := strings.CutPrefix(spec, "gomod:"); ok {
+		// A spec a Go module ships, downloaded by scripts/install-deps.sh.
+		return testenv.GoModFile(t, modPath)
+	}
+	return filepath.Join(corpus, spec)
 }
 
 // check refuses a request whose wanted ids the spec does not have: a

@@ -27,9 +27,10 @@ import (
 // 0.75, frozen 0.44 and 0.65, and after the verbs, vocabulary and
 // reading of docs/discovery.md ("Quality") tuning 0.54 and 0.84, frozen
 // 0.46 and 0.70; the floors are those, less a margin of about two
-// requests.
+// requests (the tuning half's recall@1 since reading the name after
+// "called" and e-mail addresses and URLs as values: 0.57).
 const (
-	tuningFloorRecall1 = 0.52
+	tuningFloorRecall1 = 0.55
 	tuningFloorRecall5 = 0.82
 	frozenFloorRecall1 = 0.44
 	frozenFloorRecall5 = 0.68

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 // TestVocabularyTables reads both tables and refuses a malformed line
 // with its file and line.
 func TestVocabularyTables(t *testing.T) {
-	for name, text := range map[string]string{"english.txt": english, "software.txt": software} {
+	for name, text := range map[string]string{"english.txt": english, "software.txt": software, "wordnet.txt": wordnet} {
 		if err := readVocabulary(name, text, map[string][]string{}); err != nil {
 			t.Error(err)
 		}
@@ -25,12 +26,25 @@ func TestVocabularyTables(t *testing.T) {
 // TestRelatedWordsRankBelowOwn checks, for random operations naming a
 // concept of the tables, that the concept's related words find the
 // operation, and count less than the same word among its own: seeded,
-// so a failure names its input.
+// so a failure names its input. WordNet's words, a general resource,
+// count at most maxWordNetShare of an own name word.
 func TestRelatedWordsRankBelowOwn(t *testing.T) {
+	t.Run("hand tables", func(t *testing.T) { relatedBelowOwn(t, vocabulary, related{hand: vocabulary}, false) })
+	wn := withWordNet()
+	t.Run("wordnet.txt", func(t *testing.T) { relatedBelowOwn(t, wn.wordnet, wn, true) })
+}
+
+// maxWordNetShare bounds a WordNet word's weight against the same word
+// in an operation's name.
+const maxWordNetShare = 0.6
+
+// relatedBelowOwn is TestRelatedWordsRankBelowOwn for one table.
+func relatedBelowOwn(t *testing.T, vocabulary map[string][]string, v related, general bool) {
 	var concepts []string
 	for c := range vocabulary {
 		concepts = append(concepts, c)
 	}
+	slices.Sort(concepts)
 	for seed := uint64(1); seed <= 200; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		concept := concepts[rng.IntN(len(concepts))]
@@ -42,11 +56,13 @@ func TestRelatedWordsRankBelowOwn(t *testing.T) {
 			continue
 		}
 		docs := []Doc{
-			{Name: "list_" + concept, Method: "GET", Path: "/" + concept},
-			{Name: "list_" + word, Method: "GET", Path: "/" + word},
-			{Name: "noise", Method: "GET", Path: "/noise", Summary: "Unrelated words entirely"},
+			// No method: its verbs ("get", "list") would count as own
+			// words of both operations.
+			{Name: "list_" + concept, Path: "/" + concept},
+			{Name: "list_" + word, Path: "/" + word},
+			{Name: "noise", Path: "/noise", Summary: "Unrelated words entirely"},
 		}
-		terms := indexTerms(t, docs)
+		terms := indexTerms(t, docs, v)
 		w := terms[word]
 		if w[0] <= 0 || w[1] <= 0 {
 			t.Fatalf("seed %d: concept %q, related %q: postings %v, want both operations", seed, concept, word, w)
@@ -54,16 +70,19 @@ func TestRelatedWordsRankBelowOwn(t *testing.T) {
 		if w[0] >= w[1] {
 			t.Fatalf("seed %d: concept %q, related %q: weight %.3f via the table, %.3f as its own word; want less", seed, concept, word, w[0], w[1])
 		}
+		if general && w[0] > maxWordNetShare*w[1] {
+			t.Fatalf("seed %d: concept %q, WordNet's %q: weight %.3f via WordNet, %.3f as its own word; want at most %.1f of it", seed, concept, word, w[0], w[1], maxWordNetShare)
+		}
 	}
 }
 
 // indexTerms encodes docs and reads back each term's weight per
 // operation.
-func indexTerms(t *testing.T, docs []Doc) map[string][]float64 {
+func indexTerms(t *testing.T, docs []Doc, v related) map[string][]float64 {
 	t.Helper()
 	bags := make([]*bag, len(docs))
 	for i, d := range docs {
-		bags[i] = docBag(d)
+		bags[i] = docBag(d, v)
 	}
 	out := map[string][]float64{}
 	for _, it := range weigh(bags) {

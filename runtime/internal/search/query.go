@@ -255,6 +255,10 @@ var questionWords = textkit.WordSet("what which who whom whose where when how is
 // little alone, yet "all namespaces" names listPodForAllNamespaces.
 var weakWords = map[string]bool{"all": true}
 
+// nameMarkers are words after which a request names a thing in its own
+// words.
+var nameMarkers = map[string]bool{"called": true, "named": true, "titled": true}
+
 // queryWord is one word of a request.
 type queryWord struct {
 	term   string
@@ -277,7 +281,7 @@ type request struct {
 // needs besides the terms.
 func readRequest(query string) request {
 	var words []string
-	for _, ident := range identifiers(query) {
+	for _, ident := range identifiers(withoutAddresses(query)) {
 		for _, w := range camelWords(ident) {
 			words = append(words, strings.ToLower(w))
 		}
@@ -287,6 +291,20 @@ func readRequest(query string) request {
 	r.words = queryWords(words)
 	r.ask = ask(words, r.words)
 	return r
+}
+
+// withoutAddresses drops the e-mail addresses and URLs of a request
+// ("invite carol@example.com"): they are values the call takes, and their
+// words ("example", "com") are nobody's API.
+func withoutAddresses(query string) string {
+	fields := strings.Fields(query)
+	kept := fields[:0]
+	for _, f := range fields {
+		if !strings.Contains(f, "@") && !strings.Contains(f, "://") {
+			kept = append(kept, f)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // queryWords reads the words of a request: phrasal verbs joined, stop
@@ -302,6 +320,13 @@ func queryWords(words []string) []queryWord {
 			}
 		}
 		t := searchTerm(w)
+		if nameMarkers[w] {
+			// "a team called data science": the words after it are the
+			// thing's name, not the API's.
+			for i+1 < len(words) && searchTerm(words[i+1]) != "" {
+				i++
+			}
+		}
 		if t == "" && !weakWords[w] {
 			continue
 		}

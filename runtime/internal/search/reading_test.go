@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -147,6 +148,70 @@ func TestWhoAsksForPeople(t *testing.T) {
 		if rank["people"] == 0 || rank["plain"] != 0 && rank["people"] > rank["plain"] {
 			t.Fatalf("seed %d: %q ranks the operation with %q at %d, the one without at %d; operations: %q (the last two at %d, %d)",
 				seed, query, people, rank["people"], rank["plain"], texts, at, at+1)
+		}
+	}
+}
+
+// TestNameAfterCalledChangesNothing: "create a widget called printer
+// bucket" is "create a widget called": the words after called, named or
+// titled are the thing's own name, so nouns of the index there (up to
+// the next stop word) neither find nor rank operations.
+func TestNameAfterCalledChangesNothing(t *testing.T) {
+	ran := 0
+	for seed := uint64(1); seed <= 300; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 307))
+		ops, texts := randomOps(rng, 4+rng.IntN(8))
+		s, err := New(PlainIndex(texts), ops, func(o Op) Op { return o })
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := verbGroups[rng.IntN(len(verbGroups))]
+		head := g.words[rng.IntN(len(g.words))] + " the " + readingNouns[rng.IntN(len(readingNouns))]
+		marker := []string{"called", "named", "titled"}[rng.IntN(3)]
+		var name []string
+		for range 1 + rng.IntN(3) {
+			name = append(name, readingNouns[rng.IntN(len(readingNouns))])
+		}
+		tail := ""
+		if rng.IntN(2) == 0 {
+			// After a stop word the request speaks again.
+			tail = " for the " + readingNouns[rng.IntN(len(readingNouns))]
+		}
+		with := head + " " + marker + " " + strings.Join(name, " ") + tail
+		without := head + " " + marker + tail
+		if got, want := ranking(s.Search(with, 5)), ranking(s.Search(without, 5)); got != want {
+			t.Fatalf("seed %d: %q ranks %s, %q ranks %s; want the same\noperations: %q", seed, with, got, without, want, texts)
+		}
+		ran++
+	}
+	if ran < 200 {
+		t.Fatalf("only %d requests checked", ran)
+	}
+}
+
+// TestAddressesChangeNothing: an e-mail address or a URL anywhere in a
+// request ("invite widget@printer.com to the channel") is a value the
+// call takes, so index nouns inside it neither find nor rank operations.
+func TestAddressesChangeNothing(t *testing.T) {
+	for seed := uint64(1); seed <= 300; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 401))
+		ops, texts := randomOps(rng, 4+rng.IntN(8))
+		s, err := New(PlainIndex(texts), ops, func(o Op) Op { return o })
+		if err != nil {
+			t.Fatal(err)
+		}
+		noun := func() string { return readingNouns[rng.IntN(len(readingNouns))] }
+		g := verbGroups[rng.IntN(len(verbGroups))]
+		words := []string{g.words[rng.IntN(len(g.words))], "the", noun(), "for", noun()}
+		address := noun() + "." + noun() + "@" + noun() + ".com"
+		if rng.IntN(2) == 0 {
+			address = "https://" + noun() + ".example/" + noun() + "?q=" + noun()
+		}
+		at := rng.IntN(len(words) + 1)
+		with := strings.Join(slices.Insert(slices.Clone(words), at, address), " ")
+		without := strings.Join(words, " ")
+		if got, want := ranking(s.Search(with, 5)), ranking(s.Search(without, 5)); got != want {
+			t.Fatalf("seed %d: %q ranks %s, %q ranks %s; want the same\noperations: %q", seed, with, got, without, want, texts)
 		}
 	}
 }
