@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unicode"
 
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/internal/testenv"
@@ -24,38 +23,6 @@ type rankedSpec struct {
 	docs          []Doc
 	bags          []*bag
 	with, without *oa2mcpimpl.Searcher
-}
-
-// TestWordNetNeverOutranksOwnWords searches, for random operations of
-// the larger corpus specs, the words of the operation's own name, with
-// and without WordNet's field: an operation that holds none of those
-// words itself (only WordNet's related words of them) never climbs above
-// the operation because of WordNet. Seeded; a failure prints the seed
-// and the shortest failing query.
-func TestWordNetNeverOutranksOwnWords(t *testing.T) {
-	specs := rankedSpecs(t)
-	for seed := uint64(1); seed <= 300; seed++ {
-		rng := rand.New(rand.NewPCG(seed, 11))
-		s := specs[rng.IntN(len(specs))]
-		op := rng.IntN(len(s.docs))
-		words := nameWords(s.docs[op].OperationID)
-		if len(words) == 0 {
-			continue
-		}
-		if p := s.overtaker(op, words); p >= 0 {
-			for shorter := true; shorter && len(words) > 1; {
-				shorter = false
-				for i := range words {
-					fewer := slices.Delete(slices.Clone(words), i, i+1)
-					if q := s.overtaker(op, fewer); q >= 0 {
-						words, p, shorter = fewer, q, true
-						break
-					}
-				}
-			}
-			t.Fatalf("seed %d: %s, query %q for %s: %s holds none of its words but climbs above it through WordNet's words", seed, s.name, strings.Join(words, " "), s.docs[op].OperationID, s.docs[p].OperationID)
-		}
-	}
 }
 
 // TestOwnWordOutranksWordNetWord picks random words of the corpus specs
@@ -186,25 +153,6 @@ func searcher(t *testing.T, docs []Doc, bags []*bag) *oa2mcpimpl.Searcher {
 	return s
 }
 
-// overtaker returns an operation that ranks above op for the query words
-// with WordNet's field but not without it, and holds none of the query's
-// terms in its own fields; else -1.
-func (s *rankedSpec) overtaker(op int, words []string) int {
-	query := strings.Join(words, " ")
-	with := s.ranks(s.with, query, 10)
-	without := s.ranks(s.without, query, 10)
-	terms := oa2mcpimpl.SearchTerms(query)
-	for p, r := range with {
-		if p == op || r >= rankOf(with, op) || without[p] < rankOf(without, op) {
-			continue
-		}
-		if !s.bags[p].ownsAny(terms) {
-			return p
-		}
-	}
-	return -1
-}
-
 // ranks maps the first limit hits of query onto their rank.
 func (s *rankedSpec) ranks(sr *oa2mcpimpl.Searcher, query string, limit int) map[int]int {
 	out := map[int]int{}
@@ -240,32 +188,4 @@ func (b *bag) ownsAny(terms []string) bool {
 		}
 	}
 	return false
-}
-
-// nameWords splits an operationId into its words ("listCoreV1Pod" →
-// list core v1 pod).
-func nameWords(id string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = nil
-		}
-	}
-	prev := rune(0)
-	for _, r := range id {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
-			flush()
-			cur = append(cur, r)
-		default:
-			cur = append(cur, r)
-		}
-		prev = r
-	}
-	flush()
-	return words
 }
