@@ -18,9 +18,15 @@ import (
 // maxAreaText bounds an area's description in the areas list.
 const maxAreaText = 160
 
-// versionSegment matches path segments that name no resource: versions
-// and dates ("v1", "2010-04-01", "api").
-var versionSegment = regexp.MustCompile(`^(v\d+(\.\d+)*([a-z]+\d*)?|\d[\d.-]*|api|rest)$`)
+// numberSegment matches path segments of digits, dots and dashes
+// ("2010-04-01", "2.0").
+var numberSegment = regexp.MustCompile(`^\d[\d.-]*$`)
+
+// versionSegment reports path segments (lower case) that name no
+// resource: versions (IsVersionWord), numbers and dates, "api", "rest".
+func versionSegment(seg string) bool {
+	return IsVersionWord(seg) || numberSegment.MatchString(seg) || seg == "api" || seg == "rest"
+}
 
 // areas groups the operations (docs, in operation order) by area, sorted
 // by their folded names (oa2mcpimpl.AreaKey).
@@ -61,7 +67,7 @@ func areas(docs []discover.Doc, tagText map[string]string) []runtime.DiscoveryAr
 // file extension ("Calls.json" is "Calls"); "other" when none does.
 func pathArea(path string) string {
 	for _, seg := range strings.Split(path, "/") {
-		if seg == "" || strings.Contains(seg, "{") || versionSegment.MatchString(strings.ToLower(seg)) {
+		if seg == "" || strings.Contains(seg, "{") || versionSegment(strings.ToLower(seg)) {
 			continue
 		}
 		if i := strings.LastIndex(seg, "."); i > 0 {

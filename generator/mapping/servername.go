@@ -29,8 +29,8 @@ fixes improvements edition version beta alpha`)
 var titleEnds = []string{" - ", " – ", " — ", "(", "[", ":", "|", ",", ";"}
 
 // versionWord matches a version or date as one word of a name or path
-// segment: v2, v1beta1, v2.1, 2024-01-31.
-var versionWord = regexp.MustCompile(`^(v\d+([a-z]+\d*)?(\.\d+)*|\d{4}-\d{2}-\d{2})$`)
+// segment: v2, v1beta1, v2.1, v1.2beta1, 2024-01-31.
+var versionWord = regexp.MustCompile(`^(v\d+(\.\d+)*([a-z]+\d*)?(\.\d+)*|\d{4}-\d{2}-\d{2})$`)
 
 // IsVersionWord reports whether w (lower case) is a version or a date,
 // which names no resource or service.
