@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/plainjson"
 )
 
 // jsonObject is a JSON object that keeps its members' order: advertised
@@ -54,23 +56,49 @@ func (o *jsonObject) clone() *jsonObject {
 
 // MarshalJSON writes the members in order.
 func (o *jsonObject) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			b.WriteByte(',')
+	return appendOrdered(nil, o)
+}
+
+// appendOrdered appends v compactly: a *jsonObject's members in order
+// (keys HTML-escaped, as json.Marshal writes them), everything else as
+// marshalNoEscape writes it, through plainjson when it can.
+func appendOrdered(dst []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case *jsonObject:
+		dst = append(dst, '{')
+		for i, k := range x.keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = plainjson.AppendString(dst, k, true)
+			dst = append(dst, ':')
+			var err error
+			if dst, err = appendOrdered(dst, x.vals[k]); err != nil {
+				return nil, err
+			}
 		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		vb, err := marshalNoEscape(o.vals[k])
-		if err != nil {
-			return nil, err
+		return append(dst, '}'), nil
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendOrdered(dst, e); err != nil {
+				return nil, err
+			}
 		}
-		b.Write(vb)
+		return append(dst, ']'), nil
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	if out, ok := plainjson.Append(dst, v, false); ok {
+		return out, nil
+	}
+	b, err := marshalNoEscape(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, b...), nil
 }
 
 // marshalNoEscape encodes v without HTML escaping, as the schemas' own
@@ -85,9 +113,24 @@ func marshalNoEscape(v any) ([]byte, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
+// orderedObject builds a *jsonObject from its members in order, the last
+// of duplicate keys winning in the first one's place, as set does.
+func orderedObject(keys []string, vals []any) any {
+	o := &jsonObject{keys: make([]string, 0, len(keys)), vals: make(map[string]any, len(keys))}
+	for i, k := range keys {
+		o.set(k, vals[i])
+	}
+	return o
+}
+
 // decodeOrdered decodes JSON text into *jsonObject, []any, json.Number,
-// string, bool and nil values.
+// string, bool and nil values: through plainjson, and what it does not
+// answer (a syntax error, deep nesting) through encoding/json, which
+// says what is wrong.
 func decodeOrdered(text string) (any, error) {
+	if v, ok := plainjson.DecodeOrdered(text, orderedObject); ok {
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
 	dec.UseNumber()
 	v, err := decodeOrderedValue(dec)

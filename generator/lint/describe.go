@@ -31,8 +31,6 @@ var (
 	endpointRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(calls?|invokes?|hits?|wraps?) (the|this|an?) ([\w-]+ ){0,3}(api|endpoint|operation|route)\b|\b(this|the|an?|API|REST) endpoint\b|\bHTTP (request|call|method)\b|\bAPI (call|request)\b`)
 	})
-	abbrevRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(e\.g|i\.e|etc|vs|approx|incl|no)\.`) })
-	sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?]+(\s+|$)`) })
 )
 
 // description runs the rules about a tool's description.
@@ -50,7 +48,7 @@ func (c *checker) description(t *ir.Tool, ctx *serverContext) {
 		c.add("description-endpoint-speak", t.Name, "", fmt.Sprintf("the description speaks of the endpoint (%q) rather than the user's task", frag),
 			"describe what the user gets done, e.g. \"Look up a pet by its id\", and leave paths and HTTP verbs out")
 	}
-	if !whenToUseRE().MatchString(d) {
+	if !phrased(d, whenToUseRE, whenToUseWords) {
 		c.add("description-when-to-use", t.Name, "", "the description does not say when to use the tool",
 			"add a sentence like \"Use it when the user asks ...\" with a typical request")
 	}
@@ -60,32 +58,57 @@ func (c *checker) description(t *ir.Tool, ctx *serverContext) {
 		c.add("description-overlap", t.Name, "", fmt.Sprintf("the tool overlaps with %s (same resource %q, same kind of effect) but the description names none of them",
 			joinCapped(alts, 3), ctx.resource[t.Name]),
 			fmt.Sprintf("say when to use %s instead, e.g. \"To ... use %s instead.\"", alts[0], alts[0]))
-	case len(alts) == 0 && !whenNotRE().MatchString(d):
+	case len(alts) == 0 && !phrased(d, whenNotRE, whenNotWords):
 		c.add("description-when-not", t.Name, "", "the description does not say when not to use the tool",
 			"add a sentence like \"Do not use it for ...; use ... instead.\"")
 	}
-	if !notReturnRE().MatchString(d) {
+	if !phrased(d, notReturnRE, notReturnWords) {
 		c.add("description-not-returned", t.Name, "", "the description does not say what the tool does not return",
 			"add a limit, e.g. \"Returns the status only, not the order contents.\"")
 	}
 }
 
-// endpointWords: every match of endpointRE holds one of them, case
-// aside.
-var endpointWords = []string{"call", "invoke", "hit", "wrap", "endpoint", "http", "api"}
+// Words every match of a phrase regexp holds one of, case aside: a
+// description without them cannot match, and the regexp need not run.
+var (
+	endpointWords  = []string{"call", "invoke", "hit", "wrap", "endpoint", "http", "api"}
+	httpVerbs      = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}
+	whenToUseWords = []string{"use", "call", "choose", "pick"}
+	whenNotWords   = []string{"not", "don't", "never", "instead", "rather"}
+	notReturnWords = []string{"not", "n't", "never", "only", "exclud", "omit", "returns no content"}
+)
+
+// phrased reports whether the case-insensitive phrase regexp re matches
+// d (findPhrase).
+func phrased(d string, re func() *regexp.Regexp, words []string) bool {
+	_, ok := findPhrase(d, re, true, words)
+	return ok
+}
+
+// findPhrase is the leftmost match of the phrase regexp re in d. No
+// match of a phrase regexp holds a '.', and a '.' is no word character,
+// so re's matches in d are its matches in d's '.'-free pieces; it runs
+// only on the pieces that hold one of words (cannotMatch; fold: re is
+// case-insensitive). The phrase regexps backtrack at every position and
+// were most of lint's time.
+func findPhrase(d string, re func() *regexp.Regexp, fold bool, words []string) (string, bool) {
+	for piece := range strings.SplitSeq(d, ".") {
+		if cannotMatch(piece, fold, words) {
+			continue
+		}
+		if loc := re().FindStringIndex(piece); loc != nil {
+			return piece[loc[0]:loc[1]], true
+		}
+	}
+	return "", false
+}
 
 // cannotMatch reports that a regexp every match of which holds one of
 // words (ASCII; fold: compared case-insensitively, for (?i) regexps)
-// cannot match d. It answers false, so the regexp runs, for non-ASCII
-// text: (?i) folds characters like ſ and K (Kelvin) to ASCII letters.
+// cannot match d.
 func cannotMatch(d string, fold bool, words []string) bool {
-	for i := 0; i < len(d); i++ {
-		if d[i] >= 0x80 {
-			return false
-		}
-	}
 	if fold {
-		d = strings.ToLower(d)
+		d = strings.ToLower(asciiFolds.Replace(d))
 	}
 	for _, w := range words {
 		if strings.Contains(d, w) {
@@ -95,15 +118,28 @@ func cannotMatch(d string, fold bool, words []string) bool {
 	return true
 }
 
-// countSentences counts sentences, not counting the periods of common
-// abbreviations and decimals.
+// asciiFolds maps ſ, which (?i) folds onto s, to s: with strings.ToLower
+// (which maps the Kelvin sign to k) the word guards then see every ASCII
+// letter a (?i) regexp sees (TestASCIIFoldsAreAll checks all of Unicode).
+var asciiFolds = strings.NewReplacer("ſ", "s")
+
+// countSentences counts sentences by the shared sentence rule
+// (oa2mcpimpl.SentenceEnd: abbreviations and decimals end none), plus an
+// unterminated last one.
 func countSentences(s string) int {
-	s = abbrevRE().ReplaceAllString(s, "$1")
-	n := len(sentenceEnd().FindAllStringIndex(s, -1))
-	if t := strings.TrimSpace(s); t != "" && !strings.ContainsAny(t[len(t)-1:], ".!?") {
+	n := 0
+	for {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return n
+		}
 		n++
+		i := oa2mcpimpl.SentenceEnd(s)
+		if i < 0 {
+			return n
+		}
+		s = strings.TrimLeft(s[i+1:], ".!?")
 	}
-	return n
 }
 
 // endpointSpeak returns the first endpoint-speak fragment in d, or "".
@@ -111,15 +147,17 @@ func countSentences(s string) int {
 // (cannotMatch): most descriptions hold none, and the regexps were half
 // of lint on big specs.
 func endpointSpeak(d string) string {
-	for _, g := range []struct {
-		re       func() *regexp.Regexp
-		endpoint bool
-		words    []string
-	}{{urlRE, false, []string{"http"}}, {endpointRE, true, endpointWords}, {httpVerbRE, false, []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}}} {
-		if cannotMatch(d, g.endpoint, g.words) {
-			continue
+	if strings.Contains(d, "http") {
+		if m := urlRE().FindString(d); m != "" {
+			return strings.TrimSpace(m)
 		}
-		if m := g.re().FindString(d); m != "" {
+	}
+	for _, g := range []struct {
+		re    func() *regexp.Regexp
+		fold  bool
+		words []string
+	}{{endpointRE, true, endpointWords}, {httpVerbRE, false, httpVerbs}} {
+		if m, ok := findPhrase(d, g.re, g.fold, g.words); ok {
 			return strings.TrimSpace(m)
 		}
 	}

@@ -19,7 +19,17 @@ const maxDepth = 512
 // anything else, or nests deeper than maxDepth: the caller then decodes
 // it with encoding/json.
 func Decode(text string) (v any, ok bool) {
-	p := parser{s: text}
+	return decode(parser{s: text})
+}
+
+// DecodeOrdered is Decode with each object built by object from its
+// members in document order, duplicate keys included, for callers that
+// keep the order of keys.
+func DecodeOrdered(text string, object func(keys []string, vals []any) any) (v any, ok bool) {
+	return decode(parser{s: text, build: object})
+}
+
+func decode(p parser) (v any, ok bool) {
 	p.space()
 	if v, ok = p.value(0); !ok {
 		return nil, false
@@ -28,10 +38,12 @@ func Decode(text string) (v any, ok bool) {
 	return v, p.i == len(p.s)
 }
 
-// parser reads s from i on.
+// parser reads s from i on; build, when set, builds objects from their
+// members in order instead of a map.
 type parser struct {
-	s string
-	i int
+	s     string
+	i     int
+	build func(keys []string, vals []any) any
 }
 
 func (p *parser) space() {
@@ -107,10 +119,21 @@ func (p *parser) object(depth int) (any, bool) {
 	}
 	p.i++ // {
 	p.space()
-	m := map[string]any{}
+	var m map[string]any
+	var keys []string
+	var vals []any
+	done := func() any {
+		if p.build != nil {
+			return p.build(keys, vals)
+		}
+		return m
+	}
+	if p.build == nil {
+		m = map[string]any{}
+	}
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
-		return m, true
+		return done(), true
 	}
 	for {
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
@@ -130,13 +153,17 @@ func (p *parser) object(depth int) (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		m[k.(string)] = v
+		if p.build != nil {
+			keys, vals = append(keys, k.(string)), append(vals, v)
+		} else {
+			m[k.(string)] = v
+		}
 		more, ok := p.more('}')
 		if !ok {
 			return nil, false
 		}
 		if !more {
-			return m, true
+			return done(), true
 		}
 	}
 }

@@ -264,3 +264,82 @@ func FuzzValid(f *testing.F) {
 		}
 	})
 }
+
+// members is an object as TestDecodeOrderedKeepsOrder builds it: every
+// member in document order, duplicates included.
+type members struct {
+	keys []string
+	vals []any
+}
+
+// referenceOrdered decodes one value with json.Decoder.Token, objects as
+// members.
+func referenceOrdered(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		m := members{}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := referenceOrdered(dec)
+			if err != nil {
+				return nil, err
+			}
+			m.keys, m.vals = append(m.keys, k.(string)), append(m.vals, v)
+		}
+		_, err := dec.Token()
+		return m, err
+	case json.Delim('['):
+		a := []any{}
+		for dec.More() {
+			v, err := referenceOrdered(dec)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		_, err := dec.Token()
+		return a, err
+	}
+	return tok, nil
+}
+
+// TestDecodeOrderedKeepsOrder: on 20,000 random documents DecodeOrdered
+// answers exactly where Decode does, and gives what json.Decoder's
+// tokens give, every object's members in document order.
+func TestDecodeOrderedKeepsOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 2))
+	build := func(keys []string, vals []any) any { return members{keys, vals} }
+	objects := 0
+	for range 20000 {
+		text := randomText(r, 4)
+		got, ok := DecodeOrdered(text, build)
+		if _, plain := Decode(text); ok != plain {
+			t.Fatalf("DecodeOrdered(%q) answers %v, Decode %v", text, ok, plain)
+		}
+		if !ok {
+			continue
+		}
+		dec := json.NewDecoder(strings.NewReader(text))
+		dec.UseNumber()
+		want, err := referenceOrdered(dec)
+		if err != nil {
+			t.Fatalf("DecodeOrdered(%q) = %#v, but json.Decoder fails: %v", text, got, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("DecodeOrdered(%q) = %#v, json.Decoder's tokens give %#v", text, got, want)
+		}
+		if m, isObject := got.(members); isObject && len(m.keys) > 1 {
+			objects++
+		}
+	}
+	if objects < 200 {
+		t.Fatalf("only %d documents were objects of two or more members", objects)
+	}
+}
