@@ -33,32 +33,57 @@ type Result struct {
 // input always gives the same bytes. On errors it returns a nil Result
 // with the problems; warnings may accompany a good result.
 func Generate(doc *load.Document, cfg Config) (*Result, diag.List) {
-	srv, problems := Model(doc, cfg)
+	srv, problems := Draft(doc, cfg)
 	if problems.HasErrors() {
 		return nil, problems
 	}
-	return Render(doc, srv, problems)
+	return ProveAndRender(doc, srv, problems)
 }
 
 // Model builds the server model from doc, with every tool's call cases,
-// and proves each tool callable: the first half of Generate. The model
-// is not changed afterwards, so it may be read (linted) while Render
-// renders it.
+// and proves each tool callable: Draft, then Prove.
 func Model(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
+	srv, problems := Draft(doc, cfg)
+	if problems.HasErrors() {
+		return nil, problems
+	}
+	if problems = append(problems, Prove(srv)...); problems.HasErrors() {
+		return nil, problems
+	}
+	return srv, problems
+}
+
+// Draft builds the server model from doc with every tool's call cases,
+// not yet proven: the first half of Generate. The model is not changed
+// afterwards, so it may be read (proven, linted, rendered) concurrently.
+func Draft(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 	srv, problems := mapping.Build(doc, cfg)
 	if problems.HasErrors() {
 		return nil, problems
 	}
-	// Every tool must be callable as generated: the call cases are built
-	// and the success cases run through the runtime before any file is.
-	problems = append(problems, cases.Build(srv)...)
-	if !problems.HasErrors() {
-		problems = append(problems, cases.Prove(context.Background(), srv)...)
-	}
-	if problems.HasErrors() {
+	if problems = append(problems, cases.Build(srv)...); problems.HasErrors() {
 		return nil, problems
 	}
 	return srv, problems
+}
+
+// Prove runs the success cases of a drafted model through the runtime:
+// every tool must be callable as generated before any file is written.
+func Prove(srv *ir.Server) diag.List {
+	return cases.Prove(context.Background(), srv)
+}
+
+// ProveAndRender proves a drafted model while it renders it (on a big
+// API each takes a fifth of the run); problems are Draft's. When the
+// proof fails the rendered files are dropped and only problems return.
+func ProveAndRender(doc *load.Document, srv *ir.Server, problems diag.List) (*Result, diag.List) {
+	proved := make(chan diag.List, 1)
+	go func() { proved <- Prove(srv) }()
+	res, rendered := Render(doc, srv, nil)
+	if problems = append(problems, <-proved...); problems.HasErrors() {
+		return nil, problems
+	}
+	return res, append(problems, rendered...)
 }
 
 // Render renders a model that Model built without errors; problems are

@@ -125,13 +125,13 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	cfg.Metrics = s.metrics
 	cfg.Discover = s.discover
 	cfg.Bounds = s.bounds
-	srv, genProblems := generator.Model(doc, cfg)
+	srv, genProblems := generator.Draft(doc, cfg)
 	problems = append(problems, genProblems...)
 	if problems.HasErrors() {
 		return reportProblems(stderr, problems)
 	}
-	// The model is linted while it is rendered: both only read it, and
-	// on a big API rendering leaves a core idle part of the time.
+	// The model is linted while it is proven and rendered: all three
+	// only read it, and each alone leaves a core idle part of the time.
 	var report *lint.Report
 	linted := make(chan struct{})
 	go func() {
@@ -140,7 +140,7 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 			report = lintModel(srv, lintSources(s, doc, ov))
 		}
 	}()
-	res, problems := generator.Render(doc, srv, problems)
+	res, problems := generator.ProveAndRender(doc, srv, problems)
 	<-linted
 	if problems.HasErrors() {
 		return reportProblems(stderr, problems)
