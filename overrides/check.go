@@ -4,17 +4,18 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 )
 
 var (
-	toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	toolNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
 	// nameRE is the one rule for names the file gives: step ids, input
 	// names, handle state fields (a letter, then letters, digits and _,
 	// at most 64 bytes).
-	nameRE    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
-	goIdentRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	nameRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`) })
+	goIdentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 	typeNames = map[string]bool{"": true, "string": true, "integer": true, "number": true, "boolean": true, "array": true, "object": true}
 )
 
@@ -28,10 +29,10 @@ func (f *File) checkShape() diag.List {
 	default:
 		l.Errorf(f.Pos("select.unused"), `use "keep", "drop" or "discover"`, "unknown value %q for select.unused", f.Select.Unused)
 	}
-	if f.Server.Extend != "" && !goIdentRE.MatchString(f.Server.Extend) {
+	if f.Server.Extend != "" && !goIdentRE().MatchString(f.Server.Extend) {
 		l.Errorf(f.Pos("server.extend"), "name a function of the generated package, e.g. extend", "server.extend %q is not a Go identifier", f.Server.Extend)
 	}
-	if f.Server.ToolPrefix != "" && !toolNameRE.MatchString(f.Server.ToolPrefix) {
+	if f.Server.ToolPrefix != "" && !toolNameRE().MatchString(f.Server.ToolPrefix) {
 		l.Errorf(f.Pos("server.tool_prefix"), "use letters, digits, _ and - only", "tool_prefix %q is not a valid name part", f.Server.ToolPrefix)
 	}
 	seen := map[string]string{}
@@ -78,7 +79,7 @@ func (f *File) checkToolName(t *Tool, path string, seen map[string]string, l *di
 	switch {
 	case t.Name == "":
 		l.Errorf(f.Pos(path), "add name: verb_object, e.g. find_pets", "tool has no name")
-	case !toolNameRE.MatchString(f.Server.ToolPrefix + "_" + t.Name):
+	case !toolNameRE().MatchString(f.Server.ToolPrefix + "_" + t.Name):
 		l.Errorf(f.Pos(path+".name"), "use at most 64 letters, digits, _ and - (prefix included)", "tool name %q is not valid", t.Name)
 	case seen[t.Name] != "":
 		l.Errorf(f.Pos(path+".name"), "rename one of them", "tool name %q is used twice (first at %s)", t.Name, seen[t.Name])
@@ -112,7 +113,7 @@ func (f *File) checkToolKind(t *Tool, path string, l *diag.List) {
 			l.Errorf(f.Pos(ap), "give the action exactly one of operation or steps", "action %q of tool %q is incomplete", name, t.Name)
 			continue
 		}
-		if !nameRE.MatchString(name) {
+		if !nameRE().MatchString(name) {
 			l.Errorf(f.Pos(ap), "use a short identifier such as get or cancel", "action name %q is not valid", name)
 		}
 		f.checkSteps(a.Steps, ap+".steps", l)
@@ -134,7 +135,7 @@ func (f *File) checkSteps(steps []*Step, path string, l *diag.List) {
 		if s.ID == "" {
 			s.ID = fmt.Sprintf("step%d", i+1)
 		}
-		if !nameRE.MatchString(s.ID) {
+		if !nameRE().MatchString(s.ID) {
 			l.Errorf(f.Pos(sp+".id"), "use letters, digits and _ starting with a letter", "step id %q is not valid", s.ID)
 		}
 		if ids[s.ID] {

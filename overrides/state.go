@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
@@ -19,10 +20,10 @@ import (
 // that need no spec. The build stage checks the rest against the tools.
 
 var (
-	handlePrefixRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,14}[_-]$`)
-	handleTypeRE   = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
+	handlePrefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,14}[_-]$`) })
+	handleTypeRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`) })
 	// scopeRE is an OAuth scope-token (RFC 6749 section 3.3).
-	scopeRE = regexp.MustCompile(`^[\x21\x23-\x5B\x5D-\x7E]+$`)
+	scopeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\x21\x23-\x5B\x5D-\x7E]+$`) })
 )
 
 // MaxLifetime bounds handle lifetimes.
@@ -109,14 +110,14 @@ func (f *File) checkState(l *diag.List) {
 	}
 	for _, name := range sortedNames(f.Handles) {
 		h, p := f.Handles[name], "handles."+name
-		if !handleTypeRE.MatchString(name) {
+		if !handleTypeRE().MatchString(name) {
 			l.Errorf(f.Pos(p), "use lower-case letters, digits and _, e.g. ticket", "handle type name %q is not valid", name)
 		}
 		if h == nil {
 			l.Errorf(f.Pos(p), "give it prefix: and lifetime:", "handle type %q is empty", name)
 			continue
 		}
-		if !handlePrefixRE.MatchString(h.Prefix) {
+		if !handlePrefixRE().MatchString(h.Prefix) {
 			l.Errorf(f.Pos(p+".prefix"), `use 1 to 15 letters or digits (starting with a letter) and a final "_" or "-", e.g. tkt_`, "handle prefix %q is not valid", h.Prefix)
 		}
 		if h.Lifetime == "" {
@@ -160,7 +161,7 @@ func (f *File) checkRateLimit(r *RateLimit, p string, l *diag.List) {
 func (f *File) checkToolState(t *Tool, path string, l *diag.List) {
 	f.checkRateLimit(t.RateLimit, path+".rate_limit", l)
 	for i, s := range t.Scopes {
-		if !scopeRE.MatchString(s) {
+		if !scopeRE().MatchString(s) {
 			l.Errorf(f.Pos(fmt.Sprintf("%s.scopes[%d]", path, i)), "write a scope such as tickets:read", "scope %q is not a valid OAuth scope", s)
 		}
 	}
@@ -170,7 +171,7 @@ func (f *File) checkToolState(t *Tool, path string, l *diag.List) {
 		if strings.TrimSpace(c.From) == "" {
 			l.Errorf(f.Pos(cp), "add from: the result field holding the upstream id, e.g. id", "creates_handle has no from")
 		}
-		if c.Field != "" && !nameRE.MatchString(c.Field) {
+		if c.Field != "" && !nameRE().MatchString(c.Field) {
 			l.Errorf(f.Pos(cp+".field"), "use letters, digits and _", "field name %q is not valid", c.Field)
 		}
 	}
@@ -252,7 +253,7 @@ func (f *File) checkUpdatesHandle(t *Tool, path string, l *diag.List) {
 	if h := f.Handles[u.Type]; h != nil && !h.State {
 		l.Errorf(f.Pos(up+".type"), "add state: true to handles."+u.Type, "handle type %q holds no state", u.Type)
 	}
-	if !nameRE.MatchString(u.Input) {
+	if !nameRE().MatchString(u.Input) {
 		l.Errorf(f.Pos(up), "add input: the name of the input holding the handle, e.g. basket_id", "updates_handle: input %q is not a valid input name", u.Input)
 	} else if fd := t.Input[u.Input]; fd != nil && fd.Handle != "" && fd.Handle != u.Type {
 		l.Errorf(f.Pos(path+".input."+u.Input+".handle"), "remove handle: here; updates_handle declares it", "input %q takes %s handles, not %s", u.Input, fd.Handle, u.Type)
@@ -264,7 +265,7 @@ func (f *File) checkUpdatesHandle(t *Tool, path string, l *diag.List) {
 		}
 		for _, name := range sortedNames(m) {
 			fp := up + "." + kind + "." + name
-			if !nameRE.MatchString(name) {
+			if !nameRE().MatchString(name) {
 				l.Errorf(f.Pos(fp), "use letters, digits and _", "state field name %q is not valid", name)
 			}
 			if _, dup := u.Append[name]; dup && kind == "set" {
@@ -332,9 +333,11 @@ func isHostPort(s string) bool {
 	if net.ParseIP(strings.Trim(host, "[]")) != nil {
 		return true
 	}
-	return hostNameRE.MatchString(host)
+	return hostNameRE().MatchString(host)
 }
 
 // hostNameRE matches a DNS host name (labels of letters, digits and
 // hyphens).
-var hostNameRE = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+var hostNameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+})

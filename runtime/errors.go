@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode"
@@ -622,7 +623,7 @@ func reasonOf(it any) string {
 	return "is invalid"
 }
 
-var codeRE = regexp.MustCompile(`^[A-Za-z0-9_.:\-]{1,64}$`)
+var codeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.:\-]{1,64}$`) })
 
 // errorCode finds an upstream error code: "code", "error.code",
 // "errorCode", "error" (when it is a short identifier) or "type".
@@ -633,7 +634,7 @@ func errorCode(v any) string {
 	}
 	pick := func(x any) string {
 		s := scalarString(x)
-		if _, isObj := x.(map[string]any); isObj || !codeRE.MatchString(s) {
+		if _, isObj := x.(map[string]any); isObj || !codeRE().MatchString(s) {
 			return ""
 		}
 		return s
@@ -670,10 +671,10 @@ func looksLikeHTML(s string) bool {
 	return strings.HasPrefix(head, "<!doctype html") || strings.Contains(head, "<html") || strings.HasPrefix(head, "<head") || strings.HasPrefix(head, "<body")
 }
 
-var titleRE = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+var titleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`) })
 
 func htmlTitle(s string) string {
-	m := titleRE.FindStringSubmatch(s[:min(len(s), 64<<10)])
+	m := titleRE().FindStringSubmatch(s[:min(len(s), 64<<10)])
 	if m == nil {
 		return ""
 	}

@@ -19,8 +19,8 @@ import (
 // emailRE and phoneRE recognise personal data by its shape, whatever
 // the input is called: an e-mail address, an international phone number.
 var (
-	emailRE = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$`)
-	phoneRE = regexp.MustCompile(`^\+[0-9][0-9 ().-]{5,22}[0-9]$`)
+	emailRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$`) })
+	phoneRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\+[0-9][0-9 ().-]{5,22}[0-9]$`) })
 )
 
 // looksPersonal reports whether a value is shaped like an e-mail address,
@@ -28,10 +28,10 @@ var (
 // number.
 func looksPersonal(v string) bool {
 	v = strings.TrimSpace(v)
-	if emailRE.MatchString(v) || looksLikeCardNumber(v) {
+	if emailRE().MatchString(v) || looksLikeCardNumber(v) {
 		return true
 	}
-	if !phoneRE.MatchString(v) {
+	if !phoneRE().MatchString(v) {
 		return false
 	}
 	digits := 0

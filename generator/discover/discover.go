@@ -98,7 +98,7 @@ const (
 // Index returns the encoded search index of docs, which are in the order
 // of runtime.Discovery.Operations.
 func Index(docs []Doc) (string, error) {
-	return indexWith(docs, handVocabulary)
+	return indexWith(docs, handVocabulary())
 }
 
 // indexWith is Index adding the related words of v.

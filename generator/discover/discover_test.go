@@ -13,7 +13,7 @@ func weightOf(t *testing.T, docs []Doc, term string) []float64 {
 	t.Helper()
 	bags := make([]*bag, len(docs))
 	for i, d := range docs {
-		bags[i] = docBag(d, handVocabulary)
+		bags[i] = docBag(d, handVocabulary())
 	}
 	out := make([]float64, len(docs))
 	for _, it := range weigh(bags) {

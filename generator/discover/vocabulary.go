@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
@@ -32,8 +33,10 @@ var (
 )
 
 // vocabulary maps a stemmed concept onto its related stemmed words, from
-// both hand tables.
-var vocabulary = mustVocabulary(map[string]string{"english.txt": english, "software.txt": software})
+// both hand tables; read on first use, not at every start of the CLI.
+var vocabulary = sync.OnceValue(func() map[string][]string {
+	return mustVocabulary(map[string]string{"english.txt": english, "software.txt": software})
+})
 
 // related is the vocabulary an index adds: the hand tables' words
 // (fieldRelated) and WordNet's (fieldWordNet), each a map from a stemmed
@@ -45,12 +48,12 @@ type related struct{ hand, wordnet map[string][]string }
 // every variant measured, and grows the index by 10 to 20%
 // (docs/discovery.md, "Quality"); indexWith(docs, withWordNet()) adds
 // it.
-var handVocabulary = related{hand: vocabulary}
+func handVocabulary() related { return related{hand: vocabulary()} }
 
 // withWordNet is the hand tables and WordNet's table, read from the
 // compiled-in text on each call: only measurements use it.
 func withWordNet() related {
-	return related{hand: vocabulary, wordnet: mustVocabulary(map[string]string{"wordnet.txt": wordnet})}
+	return related{hand: vocabulary(), wordnet: mustVocabulary(map[string]string{"wordnet.txt": wordnet})}
 }
 
 // mustVocabulary reads compiled-in tables, by file name.

@@ -29,7 +29,7 @@ func TestVocabularyTables(t *testing.T) {
 // so a failure names its input. WordNet's words, a general resource,
 // count at most maxWordNetShare of an own name word.
 func TestRelatedWordsRankBelowOwn(t *testing.T) {
-	t.Run("hand tables", func(t *testing.T) { relatedBelowOwn(t, vocabulary, related{hand: vocabulary}, false) })
+	t.Run("hand tables", func(t *testing.T) { relatedBelowOwn(t, vocabulary(), handVocabulary(), false) })
 	wn := withWordNet()
 	t.Run("wordnet.txt", func(t *testing.T) { relatedBelowOwn(t, wn.wordnet, wn, true) })
 }

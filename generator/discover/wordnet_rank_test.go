@@ -127,7 +127,7 @@ func rankSpec(t *testing.T, name string, doc *load.Document) *rankedSpec {
 			Summary: oa2mcpimpl.PlainText(op.Summary), Description: oa2mcpimpl.PlainText(op.Description)}
 		s.docs = append(s.docs, d)
 		s.bags = append(s.bags, docBag(d, wn))
-		plain = append(plain, docBag(d, handVocabulary))
+		plain = append(plain, docBag(d, handVocabulary()))
 	}
 	s.with = searcher(t, s.docs, s.bags)
 	s.without = searcher(t, s.docs, plain)

@@ -117,14 +117,14 @@ func (r *Report) Count(s Severity) int { return r.Counts[s] }
 // Check runs every rule over srv.
 func Check(srv *ir.Server, cfg Config) *Report {
 	cfg = cfg.withDefaults()
-	c := &checker{srv: srv, cfg: cfg}
+	c := &checker{srv: srv, cfg: cfg, tokens: ListTokens(srv)}
 	c.server()
 	ctx := newServerContext(srv)
 	for i := range srv.Tools {
 		c.tool(&srv.Tools[i], ctx)
 	}
 	sortFindings(c.out)
-	r := &Report{Version: 1, Server: srv.Name, Tools: len(listedTools(srv)), ListTokens: ListTokens(srv),
+	r := &Report{Version: 1, Server: srv.Name, Tools: len(listedTools(srv)), ListTokens: c.tokens,
 		Counts: map[Severity]int{Error: 0, Warning: 0, Info: 0}, Findings: c.out}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
@@ -140,6 +140,8 @@ type checker struct {
 	srv *ir.Server
 	cfg Config
 	out []Finding
+	// tokens is ListTokens(srv), sized once: it encodes every tool.
+	tokens int
 	// memo holds the regexp matches of this run by expression and text:
 	// large specs repeat the same parameter descriptions on hundreds of
 	// tools (Kubernetes: dryRun, pretty, fieldManager on ~1,000).

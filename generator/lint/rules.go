@@ -67,7 +67,7 @@ func (c *checker) server() {
 		c.addSev("tool-count", Warning, "", fmt.Sprintf("the server has %d tools, more than %d; models choose worse the more tools they see", n, cfg.MaxTools),
 			"skip rarely needed operations or fold related ones into one tool with an action enum in the override file")
 	}
-	tokens := ListTokens(c.srv)
+	tokens := c.tokens
 	switch {
 	case tokens > cfg.HardMaxListTokens:
 		c.addSev("list-tokens", Error, "", fmt.Sprintf("tools/list is about %d tokens, more than the hard limit of %d; it is sent to the model on every turn", tokens, cfg.HardMaxListTokens),

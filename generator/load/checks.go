@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Cheap structural checks in place of kin-openapi's full Validate, which
@@ -11,7 +12,7 @@ import (
 // (examples, sibling keywords) that do not stop generation. What these find
 // is a warning: the next stage can cope (it renames tools, for one).
 
-var templateVarRe = regexp.MustCompile(`\{([^{}]+)\}`)
+var templateVarRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([^{}]+)\}`) })
 
 // checkOperations fixes path parameters to match the path template and
 // warns about duplicate operationIds and ambiguous templated paths.
@@ -28,7 +29,7 @@ func (l *loader) checkOperations(ops []*Operation) {
 				ids[o.ID] = o
 			}
 		}
-		shape := templateVarRe.ReplaceAllString(o.Path, "{}")
+		shape := templateVarRe().ReplaceAllString(o.Path, "{}")
 		if first, ok := shapes[shape]; ok && first.Path != o.Path && first.RawPath != warnedPath {
 			warnedPath = first.RawPath
 			l.probs.Warnf(o.Pos, "rename one of the paths so that a URL matches only one", "path %s conflicts with %s: the same URLs match both", o.RawPath, first.RawPath)
@@ -44,7 +45,7 @@ func (l *loader) checkOperations(ops []*Operation) {
 func (l *loader) fixPathParams(o *Operation) {
 	vars := map[string]bool{}
 	var order []string
-	for _, m := range templateVarRe.FindAllStringSubmatch(o.Path, -1) {
+	for _, m := range templateVarRe().FindAllStringSubmatch(o.Path, -1) {
 		if !vars[m[1]] {
 			vars[m[1]] = true
 			order = append(order, m[1])

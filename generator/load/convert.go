@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -66,7 +67,7 @@ func oa2mcpExtensions(ext map[string]any) map[string]any {
 	return out
 }
 
-var serverVarRe = regexp.MustCompile(`\{([^{}]+)\}`)
+var serverVarRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([^{}]+)\}`) })
 
 // servers substitutes variable defaults; for Swagger 2.0 (converted to one
 // server per scheme) https is put first.
@@ -76,7 +77,7 @@ func (l *loader) servers(servers openapi3.Servers) []string {
 		if s == nil {
 			continue
 		}
-		u := serverVarRe.ReplaceAllStringFunc(s.URL, func(m string) string {
+		u := serverVarRe().ReplaceAllStringFunc(s.URL, func(m string) string {
 			if v, ok := s.Variables[m[1:len(m)-1]]; ok && v != nil {
 				return v.Default
 			}

@@ -3,6 +3,7 @@ package load
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
@@ -16,10 +17,16 @@ import (
 // it holds.
 
 var (
-	constructRe = regexp.MustCompile("^cannot (?:construct|unmarshal) (!!\\w+)(?: `([^`]*)`)? (?:into|as a) (.+)$")
-	jsonTypeRe  = regexp.MustCompile(`^(?:json: )?cannot unmarshal (\w+) into Go (?:struct field (\S+) of type|value of type) (.+)$`)
-	notFoundRe  = regexp.MustCompile(`^field (\S+) not found in type (.+)$`)
-	goTypeRe    = regexp.MustCompile(`\*?(?:openapi[23]|yaml|json)\.\w+|\[\](?:interface \{\}|[\w.*]+)|map\[[^\]]+\](?:interface \{\}|[\w.*]+)|interface \{\}`)
+	constructRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^cannot (?:construct|unmarshal) (!!\\w+)(?: `([^`]*)`)? (?:into|as a) (.+)$")
+	})
+	jsonTypeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:json: )?cannot unmarshal (\w+) into Go (?:struct field (\S+) of type|value of type) (.+)$`)
+	})
+	notFoundRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^field (\S+) not found in type (.+)$`) })
+	goTypeRe   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\*?(?:openapi[23]|yaml|json)\.\w+|\[\](?:interface \{\}|[\w.*]+)|map\[[^\]]+\](?:interface \{\}|[\w.*]+)|interface \{\}`)
+	})
 )
 
 // decodeProblem is one decode error in the document's words.
@@ -35,7 +42,7 @@ const defaultDecodeFix = "fix this value so that it has the type OpenAPI expects
 // describeDecodeError rewords one decoder message.
 func describeDecodeError(text string) decodeProblem {
 	text = strings.TrimSpace(strings.TrimPrefix(text, "yaml: "))
-	if m := constructRe.FindStringSubmatch(text); m != nil {
+	if m := constructRe().FindStringSubmatch(text); m != nil {
 		goType, ptr := m[3], ""
 		if i := strings.LastIndex(goType, " in /"); i >= 0 {
 			goType, ptr = goType[:i], goType[i+len(" in "):]
@@ -43,14 +50,14 @@ func describeDecodeError(text string) decodeProblem {
 		goType = strings.TrimSuffix(goType, " (TextUnmarshaler)")
 		return wrongKind(lastToken(ptr), typeWords(goType), tagWords(m[1], m[2]), ptr)
 	}
-	if m := jsonTypeRe.FindStringSubmatch(text); m != nil {
+	if m := jsonTypeRe().FindStringSubmatch(text); m != nil {
 		field := m[2]
 		if i := strings.LastIndexByte(field, '.'); i >= 0 {
 			field = field[i+1:]
 		}
 		return wrongKind(field, typeWords(m[3]), jsonKindWords(m[1]), "")
 	}
-	if m := notFoundRe.FindStringSubmatch(text); m != nil {
+	if m := notFoundRe().FindStringSubmatch(text); m != nil {
 		return decodeProblem{msg: "unknown field " + quote(m[1]), fix: "remove it, or prefix it with x- to make it an extension"}
 	}
 	return decodeProblem{msg: scrubGoTypes(text), fix: defaultDecodeFix}
@@ -192,5 +199,5 @@ func splitCamel(s string) string {
 
 // scrubGoTypes replaces any Go type name left in a message by words.
 func scrubGoTypes(msg string) string {
-	return goTypeRe.ReplaceAllStringFunc(msg, typeWords)
+	return goTypeRe().ReplaceAllStringFunc(msg, typeWords)
 }

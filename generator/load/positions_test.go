@@ -102,7 +102,7 @@ func originPositions(t *testing.T, spec string) map[string]string {
 }
 
 func templateHas(path, name string) bool {
-	for _, m := range templateVarRe.FindAllStringSubmatch(path, -1) {
+	for _, m := range templateVarRe().FindAllStringSubmatch(path, -1) {
 		if m[1] == name {
 			return true
 		}

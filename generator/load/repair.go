@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Error handling for a failed kin-openapi load. kin stops at the first
@@ -17,8 +18,10 @@ import (
 // "x-br", same length, same line) and the load is retried.
 
 var (
-	quotedRefRe = regexp.MustCompile(`(?:reference|in URI:|bad data in) "((?:[^"\\]|\\.)*)"`)
-	yamlLineRe  = regexp.MustCompile(`line (\d+)(?:, column (\d+))?: ([^;]*)`)
+	quotedRefRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:reference|in URI:|bad data in) "((?:[^"\\]|\\.)*)"`)
+	})
+	yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)(?:, column (\d+))?: ([^;]*)`) })
 )
 
 // repair reports err and returns true when it blanked something, so that
@@ -40,7 +43,7 @@ func (l *loader) repair(err error) bool {
 		l.reportParse(file, err)
 		return false
 	}
-	if m := quotedRefRe.FindStringSubmatch(err.Error()); m != nil {
+	if m := quotedRefRe().FindStringSubmatch(err.Error()); m != nil {
 		ref, _ := strconv.Unquote(`"` + m[1] + `"`)
 		cause := scrubGoTypes(shortCause(err.Error()))
 		if strings.Contains(cause, ref) {
@@ -176,7 +179,7 @@ func (l *loader) reportParse(fileKey string, err error) {
 		return
 	}
 	msg := err.Error()
-	if ms := yamlLineRe.FindAllStringSubmatch(msg, -1); ms != nil {
+	if ms := yamlLineRe().FindAllStringSubmatch(msg, -1); ms != nil {
 		found := make([]decodeProblem, len(ms))
 		set := newPathSet()
 		for i, m := range ms {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/goccy/go-yaml/parser"
@@ -22,7 +23,7 @@ import (
 // of the wrong kind in the words of the OpenAPI document, never in the
 // Go types the decoder fills.
 
-var goccyPosRe = regexp.MustCompile(`^\[(\d+):(\d+)\]`)
+var goccyPosRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[(\d+):(\d+)\]`) })
 
 // syntaxProblem checks data for JSON or YAML syntax errors and returns the
 // first one with its position. A document starting with "{" is checked as
@@ -100,7 +101,7 @@ func yamlSyntaxProblem(file string, data []byte) (diag.Problem, bool) {
 		return problemAt(Position{File: file}, "invalid YAML: "+err.Error(), "fix the YAML syntax"), true
 	}
 	pos := Position{File: file}
-	if m := goccyPosRe.FindStringSubmatch(err.Error()); m != nil {
+	if m := goccyPosRe().FindStringSubmatch(err.Error()); m != nil {
 		pos.Line, _ = strconv.Atoi(m[1])
 		pos.Column, _ = strconv.Atoi(m[2])
 	}

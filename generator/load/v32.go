@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
@@ -43,7 +44,7 @@ type pathOp struct {
 var fixedMethods = append(methodOrder[:len(methodOrder):len(methodOrder)], openapi3.MethodQuery)
 
 // httpTokenRe is the RFC 9110 token grammar HTTP method names follow.
-var httpTokenRe = regexp.MustCompile("^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+$")
+var httpTokenRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+$") })
 
 // itemOperations lists a path item's operations: the fixed methods first,
 // then additionalOperations sorted by method. With report set, keys that
@@ -85,7 +86,7 @@ func (l *loader) itemOperations(item *openapi3.PathItem, itemAt nodeRef, report 
 // method its operation is sent with. A key naming a fixed method (which
 // 3.2 forbids there) stands for that method unless its own field is used.
 func (l *loader) additionalMethod(item *openapi3.PathItem, name string, at nodeRef, report bool) (string, bool) {
-	if !httpTokenRe.MatchString(name) {
+	if !httpTokenRe().MatchString(name) {
 		if report {
 			l.warnAt(at, "use the method name exactly as sent, e.g. COPY",
 				"additionalOperations key %q is not an HTTP method name; the operation is ignored", name)

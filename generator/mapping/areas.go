@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/discover"
 	"github.com/oa2mcp/oa2mcp/runtime"
@@ -20,12 +21,12 @@ const maxAreaText = 160
 
 // numberSegment matches path segments of digits, dots and dashes
 // ("2010-04-01", "2.0").
-var numberSegment = regexp.MustCompile(`^\d[\d.-]*$`)
+var numberSegment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d[\d.-]*$`) })
 
 // versionSegment reports path segments (lower case) that name no
 // resource: versions (IsVersionWord), numbers and dates, "api", "rest".
 func versionSegment(seg string) bool {
-	return IsVersionWord(seg) || numberSegment.MatchString(seg) || seg == "api" || seg == "rest"
+	return IsVersionWord(seg) || numberSegment().MatchString(seg) || seg == "api" || seg == "rest"
 }
 
 // areas groups the operations (docs, in operation order) by area, sorted

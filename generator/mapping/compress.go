@@ -180,7 +180,7 @@ func walkSchemas(s map[string]any, depth int, fn func(s map[string]any, depth in
 
 func dropNestedDescriptions(s map[string]any, depth int) {
 	if depth >= 2 {
-		if d, ok := s["description"].(string); ok && !unionNote.MatchString(d) {
+		if d, ok := s["description"].(string); ok && !unionNote().MatchString(d) {
 			delete(s, "description")
 		}
 		delete(s, "examples")
@@ -193,7 +193,7 @@ func shortenTopDescriptions(root map[string]any) {
 		if pm, ok := p.(map[string]any); ok {
 			if d, ok := pm["description"].(string); ok {
 				short := oa2mcpimpl.FirstSentence(d, 150)
-				if loc := unionNote.FindStringIndex(d); loc != nil && !strings.Contains(short, d[loc[0]:]) {
+				if loc := unionNote().FindStringIndex(d); loc != nil && !strings.Contains(short, d[loc[0]:]) {
 					// The variants' names are all the model learns of a
 					// summarised union: they stay.
 					short = strings.TrimSpace(oa2mcpimpl.FirstSentence(d[:loc[0]], 150) + " " + d[loc[0]:])
@@ -232,8 +232,8 @@ func collapseBelow(limit int, defs map[string]any) func(map[string]any, int) {
 				return
 			}
 			note := summarizeUnion(sub, defs, false)
-			if desc, _ := sub["description"].(string); note == "" && unionNote.MatchString(desc) {
-				note = desc[unionNote.FindStringIndex(desc)[0]:] // left by an earlier pass
+			if desc, _ := sub["description"].(string); note == "" && unionNote().MatchString(desc) {
+				note = desc[unionNote().FindStringIndex(desc)[0]:] // left by an earlier pass
 			}
 			if note != "" {
 				appendDescription(s, note)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/overrides"
@@ -368,7 +369,7 @@ func (tb *taskBuilder) finishState(srv *ir.Server) {
 
 // inputRequestKeyRE is what a key of inputRequests may be: a short
 // identifier that clients log and echo.
-var inputRequestKeyRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
+var inputRequestKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`) })
 
 // inputRequestKey sets the key of the tool's input request, checked.
 func (tb *taskBuilder) inputRequestKey(tool *ir.Tool, t *overrides.Tool, path string) {
@@ -378,7 +379,7 @@ func (tb *taskBuilder) inputRequestKey(tool *ir.Tool, t *overrides.Tool, path st
 	}
 	pos := tb.ov.Pos(path + ".input_request_key")
 	switch {
-	case !inputRequestKeyRE.MatchString(k):
+	case !inputRequestKeyRE().MatchString(k):
 		tb.problems.Errorf(pos, "use a letter then up to 63 letters, digits, _, . or -, e.g. user_name", "input_request_key %q is not a valid key", k)
 	case len(tool.Asks) == 0 && tool.Confirm == "":
 		tb.problems.Errorf(pos, "add ask to an input or confirm to the tool, or drop input_request_key", "input_request_key %q names an input request, but tool %s never asks the user", k, tool.Name)

@@ -3,6 +3,7 @@ package mapping
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
@@ -30,11 +31,13 @@ var titleEnds = []string{" - ", " – ", " — ", "(", "[", ":", "|", ",", ";"}
 
 // versionWord matches a version or date as one word of a name or path
 // segment: v2, v1beta1, v2.1, v1.2beta1, 2024-01-31.
-var versionWord = regexp.MustCompile(`^(v\d+(\.\d+)*([a-z]+\d*)?(\.\d+)*|\d{4}-\d{2}-\d{2})$`)
+var versionWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(v\d+(\.\d+)*([a-z]+\d*)?(\.\d+)*|\d{4}-\d{2}-\d{2})$`)
+})
 
 // IsVersionWord reports whether w (lower case) is a version or a date,
 // which names no resource or service.
-func IsVersionWord(w string) bool { return versionWord.MatchString(w) }
+func IsVersionWord(w string) bool { return versionWord().MatchString(w) }
 
 // ServerName is the one rule for a server's default name, in kebab case,
 // from the spec title: the first words (three at most) that name the

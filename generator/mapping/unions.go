@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Unions in input schemas. A union (oneOf or anyOf) of many variants
@@ -26,7 +27,7 @@ const maxUnionVariants = maxCombinatorArms
 
 // unionNote matches the note a summary leaves in a description, which the
 // compression passes keep (it is all the model knows of the union).
-var unionNote = regexp.MustCompile(`One of \d+ shapes`)
+var unionNote = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`One of \d+ shapes`) })
 
 // variant is one arm of a union, with the names it is known by.
 type variant struct {

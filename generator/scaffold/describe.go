@@ -3,6 +3,7 @@ package scaffold
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
@@ -235,13 +236,13 @@ func words(snakeName string) string {
 // humanize turns a tool name into a title: "find_pods" → "Find pods",
 // "find_pods_2" → "Find pods (2)".
 func humanize(snakeName string) string {
-	if m := partRE.FindStringSubmatch(snakeName); m != nil {
+	if m := partRE().FindStringSubmatch(snakeName); m != nil {
 		return capitalize(words(m[1])) + " (" + m[2] + ")"
 	}
 	return capitalize(words(snakeName))
 }
 
-var partRE = regexp.MustCompile(`^(.*)_(\d+)$`)
+var partRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*)_(\d+)$`) })
 
 func capitalize(s string) string {
 	if s == "" {

@@ -3,6 +3,7 @@ package scaffold
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/lint"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
@@ -41,8 +42,8 @@ type segment struct {
 }
 
 var (
-	extensionRE = regexp.MustCompile(`\.(json|xml|ya?ml)$`)
-	domainRE    = regexp.MustCompile(`\.(io|com|org|net|dev)$`)
+	extensionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.(json|xml|ya?ml)$`) })
+	domainRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.(io|com|org|net|dev)$`) })
 )
 
 // pathSegments drops what names no resource: empty parts, "api",
@@ -50,7 +51,7 @@ var (
 func pathSegments(path string) []segment {
 	var out []segment
 	for _, s := range strings.Split(path, "/") {
-		s = extensionRE.ReplaceAllString(s, "")
+		s = extensionRE().ReplaceAllString(s, "")
 		low := strings.ToLower(s)
 		switch {
 		case s == "", low == "api", low == "apis", mapping.IsVersionWord(low):
@@ -58,7 +59,7 @@ func pathSegments(path string) []segment {
 			// /members/me names one member, the caller: an item, as
 			// /members/{id} does, not a resource called "me".
 			out = append(out, segment{text: s, param: true})
-		case strings.Contains(s, ".") && !domainRE.MatchString(low):
+		case strings.Contains(s, ".") && !domainRE().MatchString(low):
 			out = append(out, rpcSegments(s)...)
 		default:
 			out = append(out, segment{text: s})
@@ -309,13 +310,13 @@ func ancestorNouns(path string) []string {
 	return out
 }
 
-var keySuffixRE = regexp.MustCompile(`_(id|ids|uuid|uuids|key|sid|name)$`)
+var keySuffixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_(id|ids|uuid|uuids|key|sid|name)$`) })
 
 // keyNoun is the resource an input names when it is a key: customer,
 // customer_id and droplet_ids name one; tags, a list of values, does not.
 func keyNoun(input string) (string, bool) {
 	name := mapping.SnakeCase(input)
-	if stem := keySuffixRE.ReplaceAllString(name, ""); stem != name {
+	if stem := keySuffixRE().ReplaceAllString(name, ""); stem != name {
 		return oa2mcpimpl.Singular(stem), true
 	}
 	return name, !isPlural(name)

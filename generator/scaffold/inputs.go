@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/lint"
@@ -108,10 +109,10 @@ func actionUse(t *ir.Tool) (used, required map[string][]string) {
 	return used, required
 }
 
-var inputRefRE = regexp.MustCompile(`^\$\{input\.([A-Za-z0-9_]+)\}$`)
+var inputRefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{input\.([A-Za-z0-9_]+)\}$`) })
 
 func inputRef(expr string) string {
-	if m := inputRefRE.FindStringSubmatch(expr); m != nil {
+	if m := inputRefRE().FindStringSubmatch(expr); m != nil {
 		return m[1]
 	}
 	return ""
@@ -241,7 +242,7 @@ func enumText(enum []any) string {
 
 // forActionRE is the note mapping puts before the description of an
 // input only some actions read; the listing says that in its qualifier.
-var forActionRE = regexp.MustCompile(`^For action [^.]*\.\s*`)
+var forActionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^For action [^.]*\.\s*`) })
 
 // inputDesc is the first sentence of a property's description; for the
 // action input, what its values are.
@@ -250,7 +251,7 @@ func inputDesc(name string, p map[string]any) string {
 	if name == "action" {
 		return "which action to run"
 	}
-	d = forActionRE.ReplaceAllString(d, "")
+	d = forActionRE().ReplaceAllString(d, "")
 	d = strings.Join(strings.Fields(d), " ")
 	return oa2mcpimpl.Clip(oa2mcpimpl.FirstSentence(d, len(d)), maxInputDesc)
 }

@@ -151,7 +151,9 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	if s.runtimeDir != "" && cfg.GoMod == "" && !mod.replacesRuntime {
 		fmt.Fprintf(stderr, "warning: --runtime-dir has no effect: %s lies in an existing Go module, whose go.mod you maintain; add \"replace github.com/oa2mcp/oa2mcp/runtime => %s\" there\n", s.out, s.runtimeDir)
 	}
-	prog.stage("generate", fmt.Sprintf("%s, %d files", listSize(res.Server), len(res.Files)))
+	if prog.on { // listSize encodes every tool
+		prog.stage("generate", fmt.Sprintf("%s, %d files", listSize(res.Server), len(res.Files)))
+	}
 	noteLarge(stderr, s, res.Server)
 	warnEmpty(&problems, doc, res.Server)
 	printProblems(stderr, problems)
