@@ -18,35 +18,50 @@ const BytesPerToken = 4
 // EstimateTokens is the token estimate of n bytes of tools/list.
 func EstimateTokens(n int) int { return n / BytesPerToken }
 
-// listedTool is the JSON a client receives for one tool in tools/list.
-type listedTool struct {
-	Name         string          `json:"name"`
-	Title        string          `json:"title,omitempty"`
-	Description  string          `json:"description,omitempty"`
-	InputSchema  json.RawMessage `json:"inputSchema"`
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	Annotations  map[string]any  `json:"annotations"`
-}
-
 // ListBytes is the size of the compact JSON of tools as a client receives
 // them in tools/list: name, title, description, inputSchema, outputSchema
 // and annotations. The output schema counts: clients pass it on to the
-// model with the rest.
+// model with the rest. It is what json.Marshal writes for
+// {"tools": [...]} of those fields, counted (QuotedSize, compactSize).
 func ListBytes(tools []Tool) int {
-	listed := make([]listedTool, 0, len(tools))
-	for _, t := range tools {
-		listed = append(listed, listedTool{
-			Name: t.Name, Title: t.Title, Description: t.Description,
-			InputSchema: RawSchema(t.InputSchema, `{}`), OutputSchema: RawSchema(t.OutputSchema, ""),
-			Annotations: map[string]any{"title": t.Title, "readOnlyHint": t.ReadOnly, "destructiveHint": t.Destructive,
-				"idempotentHint": t.Idempotent, "openWorldHint": t.OpenWorld},
-		})
+	n := len(`{"tools":[]}`)
+	for i, t := range tools {
+		if i > 0 {
+			n++ // ,
+		}
+		n += listedSize(&t)
 	}
-	b, err := json.Marshal(map[string]any{"tools": listed})
-	if err != nil {
-		return 0
+	return n
+}
+
+// listedSize is the size of one tool's object in tools/list:
+//
+//	{"name":…,"title":…,"description":…,"inputSchema":…,"outputSchema":…,
+//	 "annotations":{"destructiveHint":…,"idempotentHint":…,"openWorldHint":…,"readOnlyHint":…,"title":…}}
+//
+// with title, description and outputSchema left out when empty.
+func listedSize(t *Tool) int {
+	n := len(`{"name":`) + QuotedSize(t.Name)
+	if t.Title != "" {
+		n += len(`,"title":`) + QuotedSize(t.Title)
 	}
-	return len(b)
+	if t.Description != "" {
+		n += len(`,"description":`) + QuotedSize(t.Description)
+	}
+	n += len(`,"inputSchema":`) + compactSize(string(RawSchema(t.InputSchema, `{}`)))
+	if out := RawSchema(t.OutputSchema, ""); len(out) > 0 {
+		n += len(`,"outputSchema":`) + compactSize(string(out))
+	}
+	n += len(`,"annotations":{"destructiveHint":`) + boolSize(t.Destructive) + len(`,"idempotentHint":`) + boolSize(t.Idempotent) +
+		len(`,"openWorldHint":`) + boolSize(t.OpenWorld) + len(`,"readOnlyHint":`) + boolSize(t.ReadOnly) + len(`,"title":`) + QuotedSize(t.Title) + len(`}}`)
+	return n
+}
+
+func boolSize(b bool) int {
+	if b {
+		return len("true")
+	}
+	return len("false")
 }
 
 // RawSchema passes a schema through as JSON, or orElse when it is not

@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
@@ -73,7 +73,7 @@ func jsonSize(v any, limit int) int {
 		}
 		return 5
 	case string:
-		return quotedSize(x)
+		return ir.QuotedSize(x)
 	case json.Number:
 		return len(x)
 	case map[string]any:
@@ -82,7 +82,7 @@ func jsonSize(v any, limit int) int {
 			n++
 		}
 		for k, e := range x {
-			if n += quotedSize(k) + 1 + jsonSize(e, limit-n); n > limit {
+			if n += ir.QuotedSize(k) + 1 + jsonSize(e, limit-n); n > limit {
 				return n
 			}
 		}
@@ -101,39 +101,6 @@ func jsonSize(v any, limit int) int {
 	}
 	b, _ := json.Marshal(v)
 	return len(b)
-}
-
-// quotedSize is the length of s as encoding/json quotes it: HTML
-// characters, control characters, invalid UTF-8 and U+2028/U+2029
-// escaped.
-func quotedSize(s string) int {
-	n := 2
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
-				n += 2
-			case c < 0x20 || c == '<' || c == '>' || c == '&':
-				n += 6
-			default:
-				n++
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			n += 6
-		case r == '\u2028' || r == '\u2029':
-			n += 6
-		default:
-			n += size
-		}
-		i += size
-	}
-	return n
 }
 
 // walkSchemas calls fn on every subschema with its nesting depth (the
