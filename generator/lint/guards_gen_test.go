@@ -20,6 +20,9 @@ var guardFragments = []string{
 	"Lists", "an order", "by id", "status", ".", ",", "(", ")", "'", "\n", "uſe", "K", "USER", "Excluding",
 	"calls", "invokes", "hits", "wraps", "a", "an", "API", "REST", "endpoint", "operation", "route", "HTTP",
 	"request", "method", "GET", "POST", "DELETE", "https://example.com/a.b", "http", "获取验证码", "İ", "ſ", "\u212a",
+	"e.g.", "e.g", "for example", "such as", "formatted", "like \"", "like 'x'", "YYYY-MM", "ISO 8601", "ISO8601", "RFC 3339",
+	"RFC", "one of", "UUID", "URL", "URI", "signed-in", "logged in", "authenticated", "acting", "calling", "requesting",
+	"current", "user", "customer", "id of the", "'s id", "set from the", "signed in", "identifier", "number",
 }
 
 // randomGuardText is n random fragments in random case, one in four a
@@ -60,6 +63,14 @@ func TestPhraseGuardsOnRandomText(t *testing.T) {
 				return g.re().String()
 			}
 		}
+		for _, g := range []struct {
+			re    func() *regexp.Regexp
+			words []string
+		}{{exampleRE, exampleWords}, {identityDescRE, identityWords}} {
+			if (!cannotMatch(d, true, g.words) && g.re().MatchString(d)) != g.re().MatchString(d) {
+				return g.re().String()
+			}
+		}
 		want := ""
 		for _, re := range []*regexp.Regexp{urlRE(), endpointRE(), httpVerbRE()} {
 			if m := re.FindString(d); m != "" {
@@ -72,12 +83,15 @@ func TestPhraseGuardsOnRandomText(t *testing.T) {
 		}
 		return ""
 	}
-	matched := 0
+	matched, identities := 0, 0
 	for i := 0; i < 20000; i++ {
 		parts := randomGuardText(r, 1+r.IntN(8))
 		re := differs(parts)
 		if whenToUseRE().MatchString(strings.Join(parts, " ")) {
 			matched++
+		}
+		if identityDescRE().MatchString(strings.Join(parts, " ")) {
+			identities++
 		}
 		if re == "" {
 			continue
@@ -92,8 +106,12 @@ func TestPhraseGuardsOnRandomText(t *testing.T) {
 		}
 		t.Fatalf("the word guards or the split at periods of %s hide a match in %q", re, strings.Join(parts, " "))
 	}
-	if matched < 100 {
+	t.Logf("%d texts match the when-to-use phrase, %d the caller-identity one", matched, identities)
+	if matched < 40 {
 		t.Fatalf("only %d of 20000 random texts match the when-to-use phrase; the generator no longer reaches the phrases", matched)
+	}
+	if identities < 20 {
+		t.Fatalf("only %d of 20000 random texts match the caller-identity phrase; the generator no longer reaches it", identities)
 	}
 }
 

@@ -26,9 +26,15 @@ var (
 	})
 )
 
+// identityWords: every match of identityDescRE holds one of them, case
+// aside.
+var identityWords = []string{"signed", "logged", "authenticated", "acting", "calling", "requesting", "current"}
+
 // CallerIdentity reports an input whose name or description says it is
 // the caller's own identity. Callers skip inputs with an enum: a choice
 // among fixed values is never an identity.
 func CallerIdentity(name, description string) bool {
-	return identityHeaderRE().MatchString(strings.TrimSpace(name)) || identityDescRE().MatchString(strings.TrimSpace(description))
+	description = strings.TrimSpace(description)
+	return identityHeaderRE().MatchString(strings.TrimSpace(name)) ||
+		!cannotMatch(description, true, identityWords) && identityDescRE().MatchString(description)
 }

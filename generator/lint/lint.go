@@ -148,8 +148,13 @@ type checker struct {
 	memo map[*regexp.Regexp]map[string]bool
 }
 
-// matches is re.MatchString(s), computed once per run for each text.
-func (c *checker) matches(re *regexp.Regexp, s string) bool {
+// matches is re.MatchString(s) for a case-insensitive re every match of
+// which holds one of words (nil: no such words), computed once per run
+// for each text, and not at all when s holds none of the words.
+func (c *checker) matches(re *regexp.Regexp, words []string, s string) bool {
+	if words != nil && cannotMatch(s, true, words) {
+		return false
+	}
 	m := c.memo[re]
 	if m == nil {
 		if c.memo == nil {

@@ -12,6 +12,9 @@ import (
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 )
 
+// exampleWords: every match of exampleRE holds one of them, case aside.
+var exampleWords = []string{"e.g.", "example", "such as", "format", "like", "yyyy", "iso", "rfc", "one of", "uuid", "url", "uri"}
+
 // exampleRE finds an example or a format in prose.
 var exampleRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\be\.g\.|\bfor example\b|\bexample\b|\bsuch as\b|\bformat(ted)?\b|\blike ["'\x60]|\bYYYY|\bISO ?8601\b|\bRFC ?\d+|\bone of\b|\bUUID\b|\bURL\b|\bURI\b`)
@@ -58,12 +61,12 @@ func (c *checker) param(tool, name string, p, r map[string]any) {
 	switch {
 	case desc == "":
 		c.add("param-described", tool, name, fmt.Sprintf("input %s has no description", quoteName(name)), "describe what it means, its format and an example value")
-	case needsExample(typ, r) && !hasExampleKey(p, r) && !c.matches(exampleRE(), desc):
+	case needsExample(typ, r) && !hasExampleKey(p, r) && !c.matches(exampleRE(), exampleWords, desc):
 		c.add("param-described", tool, name, fmt.Sprintf("the description of input %s gives neither a format nor an example value", quoteName(name)),
 			"end the description with an example value (\"..., e.g. available\") or add examples or a format to the schema")
 	}
 	// CallerIdentity, memoised; an enum is a choice, never an identity.
-	if len(enumOf(r)) == 0 && (c.matches(identityHeaderRE(), strings.TrimSpace(name)) || c.matches(identityDescRE(), desc)) {
+	if len(enumOf(r)) == 0 && (c.matches(identityHeaderRE(), nil, strings.TrimSpace(name)) || c.matches(identityDescRE(), identityWords, desc)) {
 		c.add("caller-identity", tool, name, fmt.Sprintf("input %s looks like the caller's own identity, which", quoteName(name))+" the model fills and so could set to anyone's",
 			"bind it from the caller's verified token in the override file (input: {"+name+": {identity: sub}}), so the model never sees it")
 	}
