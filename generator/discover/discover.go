@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/oa2mcp/oa2mcp/generator/internal/workers"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
@@ -104,9 +105,7 @@ func Index(docs []Doc) (string, error) {
 // indexWith is Index adding the related words of v.
 func indexWith(docs []Doc, v related) (string, error) {
 	bags := make([]*bag, len(docs))
-	for i, d := range docs {
-		bags[i] = docBag(d, v)
-	}
+	workers.ForEach(len(docs), func(i int) { bags[i] = docBag(docs[i], v) })
 	return oa2mcpimpl.EncodeSearchIndex(len(docs), weigh(bags))
 }
 

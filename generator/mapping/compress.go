@@ -2,7 +2,6 @@ package mapping
 
 import (
 	"encoding/json"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -110,12 +109,17 @@ func walkSchemas(s map[string]any, depth int, fn func(s map[string]any, depth in
 	// In name order: fn rewrites schemas that later visits read (a union
 	// summarised through a $ref resolves a definition another visit may
 	// already have collapsed), so the order must not be map order.
-	for _, key := range slices.Sorted(maps.Keys(s)) {
-		v := s[key]
+	// subschemaKeys is sorted, so only the keys that hold subschemas are
+	// looked up, not every key sorted at every node.
+	for _, key := range subschemaKeys {
+		v, ok := s[key]
+		if !ok {
+			continue
+		}
 		switch key {
 		case "properties", "patternProperties":
 			if m, ok := v.(map[string]any); ok {
-				for _, name := range slices.Sorted(maps.Keys(m)) {
+				for _, name := range sortedNames(m) {
 					if sm, ok := m[name].(map[string]any); ok {
 						walkSchemas(sm, depth+1, fn)
 					}
@@ -123,7 +127,7 @@ func walkSchemas(s map[string]any, depth int, fn func(s map[string]any, depth in
 			}
 		case "$defs":
 			if m, ok := v.(map[string]any); ok {
-				for _, name := range slices.Sorted(maps.Keys(m)) {
+				for _, name := range sortedNames(m) {
 					if sm, ok := m[name].(map[string]any); ok {
 						walkSchemas(sm, max(depth+2, 2), fn)
 					}
@@ -143,6 +147,20 @@ func walkSchemas(s map[string]any, depth int, fn func(s map[string]any, depth in
 			}
 		}
 	}
+}
+
+// subschemaKeys are the keywords walkSchemas descends into, in byte
+// order (TestSubschemaKeysSorted).
+var subschemaKeys = []string{"$defs", "additionalProperties", "allOf", "anyOf", "items", "not", "oneOf", "patternProperties", "prefixItems", "properties"}
+
+// sortedNames is m's keys in byte order.
+func sortedNames(m map[string]any) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func dropNestedDescriptions(s map[string]any, depth int) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -112,5 +113,13 @@ func TestCompressionNamesTheUnionsItCuts(t *testing.T) {
 		if strings.Contains(string(b), "shapes the API accepts") && !strings.Contains(string(b), `told apart by \"form\"`) {
 			t.Fatalf("seed %d: a summary of a union discriminated by form does not say so (arms by $ref: %v):\n%s", seed, byRef, b)
 		}
+	}
+}
+
+// TestSubschemaKeysSorted: walkSchemas visits subschemas in key order,
+// which holds only while its key list is sorted.
+func TestSubschemaKeysSorted(t *testing.T) {
+	if !slices.IsSorted(subschemaKeys) {
+		t.Fatalf("subschemaKeys %v are not in byte order", subschemaKeys)
 	}
 }

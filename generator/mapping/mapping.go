@@ -64,11 +64,7 @@ func Build(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 	sort.Slice(srv.Security, func(i, j int) bool { return srv.Security[i].Name < srv.Security[j].Name })
 
 	ops := selectOperations(doc.Operations, ov, &problems)
-	infos := make([]*opInfo, 0, len(ops))
-	text := textCache{}
-	for _, op := range ops {
-		infos = append(infos, analyzeOp(doc, op, schemes, text))
-	}
+	infos := analyzeOps(doc, ops, schemes)
 	used := map[*opInfo]bool{}
 	if ov != nil {
 		srv.Config = ov.Config
@@ -329,6 +325,19 @@ type opInfo struct {
 	in       *inputBuilder
 	defs     map[string]any
 	required map[string]bool
+}
+
+// analyzeOps analyzes ops on every CPU (Kubernetes: 1,123 operations,
+// 150 ms on one), each range of them with a text cache of its own.
+func analyzeOps(doc *load.Document, ops []*load.Operation, schemes map[string]ir.SecurityScheme) []*opInfo {
+	infos := make([]*opInfo, len(ops))
+	workers.ForChunks(len(ops), func(lo, hi int) {
+		text := textCache{}
+		for i := lo; i < hi; i++ {
+			infos[i] = analyzeOp(doc, ops[i], schemes, text)
+		}
+	})
+	return infos
 }
 
 // analyzeOp maps an operation's parameters and body onto input properties.

@@ -3,9 +3,11 @@ package mapping
 import (
 	"encoding/json"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
@@ -194,8 +196,70 @@ func reachableDefs(root any, defs map[string]any) map[string]any {
 }
 
 // deepCopy copies a JSON-like value so rewrites of one tool never leak
-// into another tool built from the same operation.
+// into another tool built from the same operation. The copy is what a
+// trip through JSON gives (numbers become float64, an object is needed
+// at the top, a value JSON cannot hold gives an empty object): directly
+// for plain values (copyPlain), through encoding/json for the rest.
 func deepCopy(v any) map[string]any {
+	if c, ok := copyPlain(v); ok {
+		if m, isObject := c.(map[string]any); isObject && m != nil {
+			return m
+		}
+		return map[string]any{}
+	}
+	return copyThroughJSON(v)
+}
+
+// copyPlain copies v as json.Marshal then json.Unmarshal into an any
+// would, for values made of maps, slices, valid UTF-8 strings, bools,
+// finite float64 and integers; ok is false for anything else (the JSON
+// trip then decides).
+func copyPlain(v any) (out any, ok bool) {
+	switch x := v.(type) {
+	case nil, bool:
+		return x, true
+	case string:
+		return x, utf8.ValidString(x)
+	case float64:
+		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case map[string]any:
+		if x == nil {
+			return nil, true
+		}
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			c, ok := copyPlain(e)
+			if !ok || !utf8.ValidString(k) {
+				return nil, false
+			}
+			m[k] = c
+		}
+		return m, true
+	case []any:
+		if x == nil {
+			return nil, true
+		}
+		l := make([]any, len(x))
+		for i, e := range x {
+			c, ok := copyPlain(e)
+			if !ok {
+				return nil, false
+			}
+			l[i] = c
+		}
+		return l, true
+	}
+	return nil, false
+}
+
+// copyThroughJSON is deepCopy by json.Marshal and json.Unmarshal.
+func copyThroughJSON(v any) map[string]any {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return map[string]any{}
