@@ -24,7 +24,7 @@ func randomJSONLike(r *rand.Rand, depth int) any {
 	case k == 3:
 		return []float64{0, -0.5, 1e21, 3.25, math.NaN(), math.Inf(1), math.Copysign(0, -1)}[r.IntN(7)]
 	case k == 4:
-		return []any{7, int64(-3), uint64(1 << 60), json.Number("12"), []string{"x"}, map[string]any(nil), []any(nil)}[r.IntN(7)]
+		return []any{7, int64(-3), uint64(1 << 60), json.Number("12"), []string{"x", "é"}, []string{"\xff"}, []string(nil), map[string]any(nil), []any(nil)}[r.IntN(9)]
 	case k <= 9 || depth == 0:
 		return "s"
 	case k <= 12:

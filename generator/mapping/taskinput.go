@@ -211,8 +211,8 @@ func deepCopy(v any) map[string]any {
 }
 
 // copyPlain copies v as json.Marshal then json.Unmarshal into an any
-// would, for values made of maps, slices, valid UTF-8 strings, bools,
-// finite float64 and integers; ok is false for anything else (the JSON
+// would, for values made of maps, slices (of strings too), valid UTF-8
+// strings, bools, finite float64 and integers; ok is false for anything else (the JSON
 // trip then decides).
 func copyPlain(v any) (out any, ok bool) {
 	switch x := v.(type) {
@@ -241,6 +241,18 @@ func copyPlain(v any) (out any, ok bool) {
 			m[k] = c
 		}
 		return m, true
+	case []string:
+		if x == nil {
+			return nil, true
+		}
+		l := make([]any, len(x))
+		for i, e := range x {
+			if !utf8.ValidString(e) {
+				return nil, false
+			}
+			l[i] = e
+		}
+		return l, true
 	case []any:
 		if x == nil {
 			return nil, true
