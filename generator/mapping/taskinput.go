@@ -247,12 +247,9 @@ func copyPlain(v any) (out any, ok bool) {
 		}
 		l := make([]any, len(x))
 		for i, e := range x {
-			if !utf8.ValidString(e) {
-				return nil, false
-			}
 			l[i] = e
 		}
-		return l, true
+		return copyPlain(l)
 	case []any:
 		if x == nil {
 			return nil, true
