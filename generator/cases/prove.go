@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/oa2mcp/oa2mcp/generator/diag"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
@@ -30,13 +31,20 @@ func Prove(ctx context.Context, srv *ir.Server) diag.List {
 	for _, t := range srv.Tools {
 		pos[t.Name] = t.Pos
 	}
-	fails := oa2mcptest.Check(ctx, suite, oa2mcptest.Options{Transport: oa2mcptest.Direct})
+	fails := oa2mcptest.Check(ctx, suite, oa2mcptest.Options{Transport: oa2mcptest.Direct, Timeout: proofTimeout})
 	sort.SliceStable(fails, func(i, j int) bool { return fails[i].Tool < fails[j].Tool })
 	for _, f := range fails {
 		problems.Errorf(pos[f.Tool], fixFor(f.Problem), "tool %s cannot be called as generated: its %s case fails: %s", f.Tool, f.Case, f.Problem)
 	}
 	return problems
 }
+
+// proofTimeout bounds each call of the proof. Only success cases run
+// here (the timeout fault cases, which wait a timeout out, run in the
+// generated tests), against an upstream in process that answers at
+// once, so the bound only stops a call that hangs; at the tests' 1 s a
+// machine under heavy load failed good tools.
+const proofTimeout = 30 * time.Second
 
 // fixFor suggests what to change for a failing case.
 func fixFor(problem string) string {
