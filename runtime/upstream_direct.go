@@ -27,9 +27,10 @@ import (
 // (maxResponseHeaderBytes), keeps at most maxIdlePerHost idle connections
 // per host for idleTimeout (closing within reapEvery those the API
 // closed), never reuses a connection whose answer was
-// not read to its end or said Connection: close, and sends a replayable
+// not read to its end or said Connection: close, sends a replayable
 // request again once on a fresh connection when a kept-alive one turns
-// out closed. Everything else (https, a proxy, Expect, bodies without a
+// out closed, and returns an answer the API sent before it stopped
+// reading the request (earlyAnswer). Everything else (https, a proxy, Expect, bodies without a
 // length or rewind) goes to fallback, the Transport itself.
 type directTransport struct {
 	fallback *http.Transport
@@ -349,6 +350,9 @@ func (t *directTransport) exchange(ctx context.Context, c *directConn, req *http
 		err = c.bw.Flush()
 	}
 	if err != nil {
+		if resp, ok := t.earlyAnswer(ctx, c, req); ok {
+			return t.answered(ctx, c, resp, stop, gz), false, nil
+		}
 		stop()
 		return nil, true, err
 	}
@@ -357,6 +361,12 @@ func (t *directTransport) exchange(ctx context.Context, c *directConn, req *http
 		stop()
 		return nil, stale, err
 	}
+	return t.answered(ctx, c, resp, stop, gz), false, nil
+}
+
+// answered gives resp a body that hands c back once read to its end
+// (unless the answer forbids reuse) and decodes the gzip it asked for.
+func (t *directTransport) answered(ctx context.Context, c *directConn, resp *http.Response, stop func() bool, gz bool) *http.Response {
 	// No body (204, 304, HEAD): nothing of it is left on the connection.
 	body := &directBody{t: t, c: c, ctx: ctx, rc: resp.Body, stop: stop, keep: !resp.Close, eof: resp.Body == http.NoBody}
 	resp.Body = body
@@ -366,7 +376,30 @@ func (t *directTransport) exchange(ctx context.Context, c *directConn, req *http
 		resp.ContentLength, resp.Uncompressed = -1, true
 		resp.Body = &gunzipBody{body: body}
 	}
-	return resp, false, nil
+	return resp
+}
+
+// earlyAnswerWait bounds the wait for an answer the API may have sent
+// before it stopped reading the request: it is already on its way when
+// the write fails.
+const earlyAnswerWait = 200 * time.Millisecond
+
+// earlyAnswer reads an answer the API sent before the request was
+// written whole: an API refusing a body (413, 401) may answer and close
+// at once, and the write then fails. The Transport reads answers while
+// it writes and returns such an answer; so does this. The connection is
+// not reused.
+func (t *directTransport) earlyAnswer(ctx context.Context, c *directConn, req *http.Request) (*http.Response, bool) {
+	if ctx.Err() != nil {
+		return nil, false // the write failed because the call ended
+	}
+	_ = c.conn.SetReadDeadline(time.Now().Add(earlyAnswerWait))
+	resp, _, err := t.readResponse(c, req)
+	if err != nil {
+		return nil, false
+	}
+	resp.Close = true
+	return resp, true
 }
 
 // readResponse reads the answer's header block within its bound,
