@@ -67,11 +67,21 @@ _oa2mcp_pkg_version() {
 # _oa2mcp_npm_install SPEC... installs exact versions into .cache/node with
 # whatever node is first on PATH. Lifecycle scripts are not run: none of
 # these packages needs one (the Inspector's postinstall is a no-op when it
-# is installed as a dependency).
+# is installed as a dependency). A download can stall without npm ever
+# timing out (a fresh clone's run once waited on a tarball stopped at 5 of
+# 30 MB, and ignored SIGTERM), so each attempt is bounded, killed 10 s
+# after its time is up, and tried up to three times.
 _oa2mcp_npm_install() {
-  npm install --prefix "$OA2MCP_NODE_PREFIX" --save-exact --ignore-scripts \
-    --no-audit --no-fund --no-update-notifier --loglevel=warn \
-    --cache "$OA2MCP_ROOT/.cache/npm" "$@"
+  local attempt
+  for attempt in 1 2 3; do
+    if timeout -k 10 "${OA2MCP_NPM_TIMEOUT:-600}" npm install --prefix "$OA2MCP_NODE_PREFIX" --save-exact --ignore-scripts \
+      --no-audit --no-fund --no-update-notifier --loglevel=warn \
+      --cache "$OA2MCP_ROOT/.cache/npm" "$@"; then
+      return 0
+    fi
+    echo "install-deps: npm install $* failed or stalled (attempt $attempt of 3)" >&2
+  done
+  return 1
 }
 
 # oa2mcp_install_node installs Node 22, then the conformance suite and the
