@@ -30,8 +30,9 @@ import (
 // not read to its end or said Connection: close, sends a replayable
 // request again once on a fresh connection when a kept-alive one turns
 // out closed, and returns an answer the API sent before it stopped
-// reading the request (earlyAnswer). Everything else (https, a proxy, Expect, bodies without a
-// length or rewind) goes to fallback, the Transport itself.
+// reading the request (earlyAnswer). Everything else (https, a proxy,
+// Expect, bodies without a length or rewind) goes to fallback, the
+// Transport itself.
 type directTransport struct {
 	fallback *http.Transport
 	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -398,6 +399,8 @@ func (t *directTransport) earlyAnswer(ctx context.Context, c *directConn, req *h
 	if err != nil {
 		return nil, false
 	}
+	d, _ := ctx.Deadline() // the body is read within the call's time again
+	_ = c.conn.SetReadDeadline(d)
 	resp.Close = true
 	return resp, true
 }
