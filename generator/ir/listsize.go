@@ -1,6 +1,10 @@
 package ir
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/oa2mcp/oa2mcp/generator/internal/workers"
+)
 
 // The size of tools/list is what a model pays on every turn: clients
 // send every listed tool's name, title, description, schemas and
@@ -24,12 +28,13 @@ func EstimateTokens(n int) int { return n / BytesPerToken }
 // model with the rest. It is what json.Marshal writes for
 // {"tools": [...]} of those fields, counted (QuotedSize, compactSize).
 func ListBytes(tools []Tool) int {
-	n := len(`{"tools":[]}`)
-	for i, t := range tools {
-		if i > 0 {
-			n++ // ,
-		}
-		n += listedSize(&t)
+	// Sized on every CPU: a large API's default tools are megabytes of
+	// schemas (Kubernetes: 35 ms on one).
+	sizes := make([]int, len(tools))
+	workers.ForEach(len(tools), func(i int) { sizes[i] = listedSize(&tools[i]) })
+	n := len(`{"tools":[]}`) + max(len(tools)-1, 0) // the commas
+	for _, size := range sizes {
+		n += size
 	}
 	return n
 }
