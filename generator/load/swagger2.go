@@ -21,7 +21,7 @@ func (e *parseError) Unwrap() error { return e.err }
 // OpenAPI 3 with openapi2conv, resolving external $refs through kl.
 func (l *loader) loadSwagger(kl *openapi3.Loader) (*openapi3.T, error) {
 	var d2 openapi2.T
-	if err := openapi2.UnmarshalFromData(l.files.entryData(), &d2); err != nil {
+	if err := decodeSwagger(l.files.entryData(), &d2); err != nil {
 		return nil, &parseError{file: l.files.entryURL().String(), err: err}
 	}
 	t, err := openapi2conv.ToV3WithLoader(&d2, kl, l.files.entryURL())

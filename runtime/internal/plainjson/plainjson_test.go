@@ -343,3 +343,53 @@ func TestDecodeOrderedKeepsOrder(t *testing.T) {
 		t.Fatalf("only %d documents were objects of two or more members", objects)
 	}
 }
+
+// TestMembersMatchesEncodingJSON: on 20,000 random documents Members
+// answers exactly the valid objects (within its depth), and its members
+// are the document's: each key as encoding/json decodes it, each value's
+// text decoding to what json.Decoder's tokens give for that member, in
+// document order with repeated keys kept.
+func TestMembersMatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 7))
+	objects := 0
+	for range 20000 {
+		text := spaces[r.IntN(len(spaces))] + randomText(r, 4) + spaces[r.IntN(len(spaces))]
+		if r.IntN(30) == 0 {
+			text += []string{"x", " {}", "1"}[r.IntN(3)]
+		}
+		keys, vals, ok := Members([]byte(text))
+		isObject := json.Valid([]byte(text)) && strings.TrimLeft(text, " \t\r\n")[0] == '{'
+		if ok != isObject {
+			t.Fatalf("Members(%q) answers %v; a valid object: %v", text, ok, isObject)
+		}
+		if !ok {
+			continue
+		}
+		objects++
+		dec := json.NewDecoder(strings.NewReader(text))
+		dec.UseNumber()
+		want, err := referenceOrdered(dec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := want.(members)
+		if !reflect.DeepEqual(keys, m.keys) && !(len(keys) == 0 && len(m.keys) == 0) {
+			t.Fatalf("Members(%q) keys %q, want %q", text, keys, m.keys)
+		}
+		for i, raw := range vals {
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.UseNumber()
+			v, err := referenceOrdered(dec)
+			if err != nil || !reflect.DeepEqual(v, m.vals[i]) {
+				t.Fatalf("Members(%q) value %d is %q (%v), want %#v", text, i, raw, err, m.vals[i])
+			}
+		}
+	}
+	if objects < 2000 {
+		t.Fatalf("only %d of 20,000 documents were valid objects", objects)
+	}
+	deep := "{\"a\":" + strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth) + "}"
+	if _, _, ok := Members([]byte(deep)); ok {
+		t.Fatal("Members accepted nesting deeper than maxDepth")
+	}
+}
