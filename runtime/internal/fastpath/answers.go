@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/plainjson"
 )
 
 // At end of input the SDK closes the session and drops the answers of
@@ -51,7 +52,7 @@ func (a *awaited) answered(p []byte) {
 		return
 	}
 	var ids []jsonrpc.ID
-	i := skipSpace(p, 0)
+	i := plainjson.SkipSpace(p, 0)
 	if i < len(p) && p[i] == '[' {
 		var elems []json.RawMessage
 		if json.Unmarshal(p, &elems) != nil {
@@ -81,7 +82,7 @@ func (a *awaited) answered(p []byte) {
 func responseID(msg []byte) (jsonrpc.ID, bool) {
 	var raw []byte
 	method := false
-	if !objectMembers(msg, func(k, v []byte) bool {
+	if !plainjson.EachMember(msg, func(k, v []byte) bool {
 		switch string(k) {
 		case "id":
 			raw = v

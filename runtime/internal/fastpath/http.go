@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/plainjson"
 )
 
 // The Streamable HTTP fast path. For every stateless POST the SDK decodes
@@ -145,7 +146,7 @@ func (h *HTTP) learn(key shapeDigest, c *fastCall, rec *recorder) {
 	}
 	var id, result []byte
 	var version string
-	if !objectMembers(body[:end+1], func(k, v []byte) bool {
+	if !plainjson.EachMember(body[:end+1], func(k, v []byte) bool {
 		switch string(k) {
 		case "jsonrpc":
 			version = string(v)
@@ -162,7 +163,7 @@ func (h *HTTP) learn(key shapeDigest, c *fastCall, rec *recorder) {
 	}
 	shape := &httpShape{header: rec.header, suffix: append([]byte(nil), body[end+1:]...)}
 	var meta []byte
-	objectMembers(result, func(k, v []byte) bool {
+	plainjson.EachMember(result, func(k, v []byte) bool {
 		switch string(k) {
 		case "resultType":
 			shape.complete = string(v) == `"complete"`
@@ -172,7 +173,7 @@ func (h *HTTP) learn(key shapeDigest, c *fastCall, rec *recorder) {
 		return true
 	})
 	if meta != nil {
-		objectMembers(meta, func(k, _ []byte) bool {
+		plainjson.EachMember(meta, func(k, _ []byte) bool {
 			shape.annotate = shape.annotate || string(k) == mcp.MetaKeyServerInfo
 			return true
 		})

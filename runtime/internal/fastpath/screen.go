@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/plainjson"
 )
 
 // Lines of a stdio session that the SDK must not see: go-sdk v1.8.0 ends
@@ -137,15 +138,15 @@ func stdioError(id json.RawMessage, code int, msg string) []byte {
 // BatchLen is the number of elements of a body that is a valid JSON
 // array, else 0 (a single message, or invalid JSON the SDK refuses).
 func BatchLen(body []byte) int {
-	i := skipSpace(body, 0)
+	i := plainjson.SkipSpace(body, 0)
 	if i >= len(body) || body[i] != '[' || !json.Valid(body) {
 		return 0
 	}
 	n := 0
-	for i = skipSpace(body, i+1); i < len(body) && body[i] != ']'; n++ {
-		i = skipSpace(body, valueEnd(body, i))
+	for i = plainjson.SkipSpace(body, i+1); i < len(body) && body[i] != ']'; n++ {
+		i = plainjson.SkipSpace(body, plainjson.ValueEnd(body, i))
 		if i < len(body) && body[i] == ',' {
-			i = skipSpace(body, i+1)
+			i = plainjson.SkipSpace(body, i+1)
 		}
 	}
 	return n

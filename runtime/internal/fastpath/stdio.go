@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -350,7 +349,7 @@ func parseFastCall(line []byte) (*fastCall, bool) {
 		return nil, false
 	}
 	var jsonrpcV, idRaw, method, params []byte
-	if !objectMembers(line, func(k, v []byte) bool {
+	if !plainjson.EachMember(line, func(k, v []byte) bool {
 		switch string(k) {
 		case "jsonrpc":
 			return once(&jsonrpcV, v)
@@ -371,7 +370,7 @@ func parseFastCall(line []byte) (*fastCall, bool) {
 	}
 	c := &fastCall{id: id, idKey: string(idRaw)}
 	var name, meta []byte
-	if !objectMembers(params, func(k, v []byte) bool {
+	if !plainjson.EachMember(params, func(k, v []byte) bool {
 		switch string(k) {
 		case "_meta":
 			return once(&meta, v)
@@ -411,7 +410,7 @@ func (c *fastCall) decodeMeta(raw []byte) bool {
 	}
 	var proto [4][]byte
 	others := false
-	if !objectMembers(raw, func(k, v []byte) bool {
+	if !plainjson.EachMember(raw, func(k, v []byte) bool {
 		switch string(k) {
 		case "progressToken":
 			return false // progress needs the SDK session
@@ -456,80 +455,6 @@ func protocolVersion(raw []byte) string {
 		return ""
 	}
 	return v
-}
-
-// objectMembers calls fn with each key and raw value of the JSON object
-// data, which must be valid JSON, in order. It returns false when fn does
-// or a key has escapes (the fast path compares keys as written).
-func objectMembers(data []byte, fn func(key, val []byte) bool) bool {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return false
-	}
-	i = skipSpace(data, i+1)
-	if data[i] == '}' {
-		return true
-	}
-	for {
-		end := stringEnd(data, i)
-		if bytes.IndexByte(data[i+1:end], '\\') >= 0 {
-			return false
-		}
-		key := data[i+1 : end]
-		i = skipSpace(data, skipSpace(data, end+1)+1) // past the colon
-		vend := valueEnd(data, i)
-		if !fn(key, data[i:vend]) {
-			return false
-		}
-		i = skipSpace(data, vend)
-		if data[i] == '}' {
-			return true
-		}
-		i = skipSpace(data, i+1) // past the comma
-	}
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// stringEnd is the index of the closing quote of the string at data[i].
-func stringEnd(data []byte, i int) int {
-	for i++; data[i] != '"'; i++ {
-		if data[i] == '\\' {
-			i++
-		}
-	}
-	return i
-}
-
-// valueEnd is the index just past the valid JSON value at data[i].
-func valueEnd(data []byte, i int) int {
-	switch data[i] {
-	case '"':
-		return stringEnd(data, i) + 1
-	case '{', '[':
-		depth := 0
-		for ; ; i++ {
-			switch data[i] {
-			case '"':
-				i = stringEnd(data, i)
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-	}
-	for i < len(data) && !strings.ContainsRune(",}] \t\r\n", rune(data[i])) {
-		i++
-	}
-	return i
 }
 
 // plainID accepts the ids whose response id is the same text: a string

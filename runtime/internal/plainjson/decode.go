@@ -46,16 +46,7 @@ type parser struct {
 	build func(keys []string, vals []any) any
 }
 
-func (p *parser) space() {
-	for p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *parser) space() { p.i = SkipSpace(p.s, p.i) }
 
 func (p *parser) value(depth int) (any, bool) {
 	if p.i >= len(p.s) {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/oa2mcp/oa2mcp/runtime/internal/testseed"
 )
@@ -391,5 +392,59 @@ func TestMembersMatchesEncodingJSON(t *testing.T) {
 	deep := "{\"a\":" + strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth) + "}"
 	if _, _, ok := Members([]byte(deep)); ok {
 		t.Fatal("Members accepted nesting deeper than maxDepth")
+	}
+}
+
+// TestSkippingScannerAgreesWithMembers: on 20,000 random documents, for
+// every valid object EachMember gives the members Members gives (keys as
+// written, refusing a key with escapes; as written, a key that is not
+// UTF-8 is not its decoded text), and ValueEnd finds the end of
+// every valid value with white space after it.
+func TestSkippingScannerAgreesWithMembers(t *testing.T) {
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 9))
+	compared := 0
+	for range 20000 {
+		text := randomText(r, 4)
+		data := []byte(text + spaces[r.IntN(len(spaces))])
+		if !json.Valid(data) {
+			continue
+		}
+		if end := ValueEnd(data, 0); end != len(text) {
+			t.Fatalf("ValueEnd(%q) = %d, want %d", data, end, len(text))
+		}
+		keys, vals, ok := Members(data)
+		if !ok {
+			continue
+		}
+		var gotKeys []string
+		var gotVals [][]byte
+		all := EachMember(data, func(k, v []byte) bool {
+			gotKeys, gotVals = append(gotKeys, string(k)), append(gotVals, v)
+			return true
+		})
+		escaped := strings.Contains(text, `\`)
+		if !all {
+			if !escaped {
+				t.Fatalf("EachMember(%q) refused an object without escapes", data)
+			}
+			continue
+		}
+		for i, k := range gotKeys {
+			if strings.Contains(k, `\`) {
+				t.Fatalf("EachMember(%q) gave the escaped key %q", data, k)
+			}
+			// As written, a key is its decoded self unless it holds bytes
+			// that are not UTF-8 (decoded as U+FFFD).
+			if (utf8.ValidString(k) && k != keys[i]) || string(gotVals[i]) != string(vals[i]) {
+				t.Fatalf("EachMember(%q) member %d is %q: %q, Members gives %q: %q", data, i, k, gotVals[i], keys[i], vals[i])
+			}
+		}
+		if len(gotKeys) != len(keys) {
+			t.Fatalf("EachMember(%q) gave %d members, Members %d", data, len(gotKeys), len(keys))
+		}
+		compared++
+	}
+	if compared < 1000 {
+		t.Fatalf("only %d objects compared", compared)
 	}
 }

@@ -23,16 +23,7 @@ type validator struct {
 	i int
 }
 
-func (v *validator) space() {
-	for v.i < len(v.s) {
-		switch v.s[v.i] {
-		case ' ', '\t', '\n', '\r':
-			v.i++
-		default:
-			return
-		}
-	}
-}
+func (v *validator) space() { v.i = SkipSpace(v.s, v.i) }
 
 func (v *validator) value(depth int) bool {
 	if v.i >= len(v.s) {
