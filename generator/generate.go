@@ -54,30 +54,18 @@ func Model(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
 }
 
 // Draft builds the server model from doc with every tool's call cases,
-// not yet proven: the first half of Generate, Map then AddCases. The
-// model is not changed afterwards, so it may be read (proven, linted,
-// rendered) concurrently.
+// not yet proven: the first half of Generate. The model is not changed
+// afterwards, so it may be read (proven, linted, rendered) concurrently.
 func Draft(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
-	srv, problems := Map(doc, cfg)
+	srv, problems := mapping.Build(doc, cfg)
 	if problems.HasErrors() {
 		return nil, problems
 	}
-	if problems = append(problems, AddCases(srv)...); problems.HasErrors() {
+	if problems = append(problems, cases.Build(srv)...); problems.HasErrors() {
 		return nil, problems
 	}
 	return srv, problems
 }
-
-// Map builds the server model from doc without call cases: tools,
-// schemas and call plans. What reads only those (lint) may read the
-// model while AddCases runs, which writes nothing but the model's
-// CallCases and UpstreamResponses.
-func Map(doc *load.Document, cfg Config) (*ir.Server, diag.List) {
-	return mapping.Build(doc, cfg)
-}
-
-// AddCases builds every tool's call cases into a mapped model.
-func AddCases(srv *ir.Server) diag.List { return cases.Build(srv) }
 
 // Prove runs the success cases of a drafted model through the runtime:
 // every tool must be callable as generated before any file is written.

@@ -125,14 +125,13 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	cfg.Metrics = s.metrics
 	cfg.Discover = s.discover
 	cfg.Bounds = s.bounds
-	srv, genProblems := generator.Map(doc, cfg)
+	srv, genProblems := generator.Draft(doc, cfg)
 	problems = append(problems, genProblems...)
 	if problems.HasErrors() {
 		return reportProblems(stderr, problems)
 	}
-	// The model is linted while its call cases are built, proven and
-	// rendered: lint reads only what mapping made, and each step alone
-	// leaves a core idle part of the time.
+	// The model is linted while it is proven and rendered: all three
+	// only read it, and each alone leaves a core idle part of the time.
 	var report *lint.Report
 	linted := make(chan struct{})
 	go func() {
@@ -141,10 +140,7 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 			report = lintModel(srv, lintSources(s, doc, ov))
 		}
 	}()
-	var res *generator.Result
-	if problems = append(problems, generator.AddCases(srv)...); !problems.HasErrors() {
-		res, problems = generator.ProveAndRender(doc, srv, problems)
-	}
+	res, problems := generator.ProveAndRender(doc, srv, problems)
 	<-linted
 	if problems.HasErrors() {
 		return reportProblems(stderr, problems)
