@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 
+	"github.com/oa2mcp/oa2mcp/generator/internal/workers"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
@@ -119,10 +120,7 @@ func Check(srv *ir.Server, cfg Config) *Report {
 	cfg = cfg.withDefaults()
 	c := &checker{srv: srv, cfg: cfg, tokens: ListTokens(srv)}
 	c.server()
-	ctx := newServerContext(srv)
-	for i := range srv.Tools {
-		c.tool(&srv.Tools[i], ctx)
-	}
+	c.out = append(c.out, c.toolFindings(newServerContext(srv))...)
 	sortFindings(c.out)
 	r := &Report{Version: 1, Server: srv.Name, Tools: len(listedTools(srv)), ListTokens: c.tokens,
 		Counts: map[Severity]int{Error: 0, Warning: 0, Info: 0}, Findings: c.out}
@@ -133,6 +131,28 @@ func Check(srv *ir.Server, cfg Config) *Report {
 		r.Counts[f.Severity]++
 	}
 	return r
+}
+
+// toolFindings checks every tool, on every CPU: one contiguous range of
+// tools per worker, each with a checker (and memo) of its own, since
+// neighbouring tools repeat texts; joined in tool order, so the findings
+// are those of one checker going through the tools in turn. ctx is only
+// read.
+func (c *checker) toolFindings(ctx *serverContext) []Finding {
+	tools := c.srv.Tools
+	parts := make([][]Finding, len(tools))
+	workers.ForChunks(len(tools), func(lo, hi int) {
+		w := &checker{srv: c.srv, cfg: c.cfg, tokens: c.tokens}
+		for i := lo; i < hi; i++ {
+			w.tool(&tools[i], ctx)
+		}
+		parts[lo] = w.out
+	})
+	var out []Finding
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // checker collects findings.
