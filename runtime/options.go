@@ -27,7 +27,8 @@ type Options struct {
 	// embedding the MCP server next to the API it fronts.
 	Upstream http.Handler
 	// Logger receives one record per tool call and diagnostics. If nil,
-	// nothing is logged.
+	// nothing is logged. A tool call's record has no source (its program
+	// counter is 0), so a handler with AddSource adds none to it.
 	Logger *slog.Logger
 	// Timeout bounds each tool call, retries included, unless the tool
 	// sets its own; default 10s.
