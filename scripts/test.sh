@@ -44,9 +44,12 @@ echo "== generated call tests of the golden cases (testdata is not part of ./...
 go test -count=1 -timeout 10m ./testdata/*/want/
 
 echo "== go test -race (generator, runtime and examples)"
-go test -count=1 -race -timeout 20m ./generator ./generator/mapping/... ./generator/internal/... ./generator/emit/... ./generator/write/... ./overrides/... ./internal/... ./runtime/... ./examples/...
+go test -count=1 -race -timeout 20m ./generator ./generator/mapping/... ./generator/internal/... ./generator/emit/... ./generator/write/... ./generator/lint/... ./overrides/... ./internal/... ./runtime/... ./examples/...
+# the loader's Swagger 2.0 split decodes on the workers; the rest of load is one goroutine
+go test -count=1 -race -timeout 10m -run 'SplitDecode' ./generator/load/
 
 echo "== fuzz (a few seconds each, counted in executions: a -fuzztime in seconds races go1.26's fuzz coordinator at its deadline, golang/go#75804; scripts/bench.sh runs them longer)"
 go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime 3000x ./generator/load/
+go test -run '^$' -fuzz '^FuzzMembers$' -fuzztime 20000x ./runtime/internal/plainjson/
 go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 3000x ./overrides/
 go test -run '^$' -fuzz '^FuzzBuildRequest$' -fuzztime 15000x ./runtime/

@@ -448,3 +448,30 @@ func TestSkippingScannerAgreesWithMembers(t *testing.T) {
 		t.Fatalf("only %d objects compared", compared)
 	}
 }
+
+// FuzzMembers: Members answers exactly the valid JSON objects (within
+// its depth), and each member's value is one valid JSON value.
+func FuzzMembers(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x\u00e9",true,null]}`, `{"a":1,"a":2}`, `{}`, ` {"\ud800":{}} `, `{"a":1}x`, `[1]`, `{"a" 1}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		data := []byte(text)
+		keys, vals, ok := Members(data)
+		object := json.Valid(data) && strings.TrimLeft(text, " \t\r\n")[0] == '{'
+		if ok && !object {
+			t.Fatalf("Members(%q) answered; not a valid object", text)
+		}
+		if !ok && object && !strings.Contains(text, strings.Repeat("[", 64)) && !strings.Contains(text, strings.Repeat("{", 64)) {
+			t.Fatalf("Members(%q) refused a valid object", text)
+		}
+		if len(keys) != len(vals) {
+			t.Fatalf("Members(%q): %d keys, %d values", text, len(keys), len(vals))
+		}
+		for i, v := range vals {
+			if !json.Valid(v) {
+				t.Fatalf("Members(%q) value %d %q is not one JSON value", text, i, v)
+			}
+		}
+	})
+}
