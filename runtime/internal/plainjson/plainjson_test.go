@@ -109,6 +109,16 @@ func randomText(r *rand.Rand, d int) string {
 	return sb.String()
 }
 
+// randomDocument is randomText with white space around it and, now and
+// then, data after it.
+func randomDocument(r *rand.Rand) string {
+	text := spaces[r.IntN(len(spaces))] + randomText(r, 4) + spaces[r.IntN(len(spaces))]
+	if r.IntN(30) == 0 {
+		text += []string{"x", " {}", "1", "]"}[r.IntN(4)]
+	}
+	return text
+}
+
 // TestDecodeMatchesEncodingJSON draws 20,000 documents; wherever Decode
 // answers, encoding/json must give the same value, and Decode must
 // answer the valid ones without trailing data (else it would never run).
@@ -116,10 +126,7 @@ func TestDecodeMatchesEncodingJSON(t *testing.T) {
 	r := rand.New(rand.NewPCG(testseed.Seed(t), 1))
 	answered := 0
 	for range 20000 {
-		text := spaces[r.IntN(len(spaces))] + randomText(r, 4) + spaces[r.IntN(len(spaces))]
-		if r.IntN(30) == 0 {
-			text += []string{"x", " {}", "1", "]"}[r.IntN(4)]
-		}
+		text := randomDocument(r)
 		checkDecode(t, text)
 		if _, ok := Decode(text); ok {
 			answered++
@@ -236,10 +243,7 @@ func checkValid(t *testing.T, text string) {
 func TestValidMatchesEncodingJSON(t *testing.T) {
 	r := rand.New(rand.NewPCG(testseed.Seed(t), 5))
 	for range 20000 {
-		text := spaces[r.IntN(len(spaces))] + randomText(r, 4) + spaces[r.IntN(len(spaces))]
-		if r.IntN(30) == 0 {
-			text += []string{"x", " {}", "1", "]"}[r.IntN(4)]
-		}
+		text := randomDocument(r)
 		if r.IntN(10) == 0 && len(text) > 1 {
 			text = text[:r.IntN(len(text))] // cut short
 		}
@@ -354,10 +358,7 @@ func TestMembersMatchesEncodingJSON(t *testing.T) {
 	r := rand.New(rand.NewPCG(testseed.Seed(t), 7))
 	objects := 0
 	for range 20000 {
-		text := spaces[r.IntN(len(spaces))] + randomText(r, 4) + spaces[r.IntN(len(spaces))]
-		if r.IntN(30) == 0 {
-			text += []string{"x", " {}", "1"}[r.IntN(3)]
-		}
+		text := randomDocument(r)
 		keys, vals, ok := Members([]byte(text))
 		isObject := json.Valid([]byte(text)) && strings.TrimLeft(text, " \t\r\n")[0] == '{'
 		if ok != isObject {
