@@ -229,7 +229,7 @@ func newLogger(cfg *mainConfig, stderr io.Writer) (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: level}
 	switch strings.ToLower(cfg.logFormat) {
 	case "text":
-		return slog.New(slog.NewTextHandler(stderr, opts)), nil
+		return slog.New(newTextCallHandler(stderr, opts)), nil
 	case "json":
 		return slog.New(slog.NewJSONHandler(stderr, opts)), nil
 	}

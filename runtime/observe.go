@@ -112,18 +112,14 @@ func (s *Server) logCall(ctx context.Context, bt *boundTool, args map[string]any
 	if rec.kind != "" {
 		outcome = "error"
 	}
-	r := slog.NewRecord(time.Now(), slog.LevelInfo, "tools/call", 0)
-	r.AddAttrs(
-		slog.String("tool", bt.spec.Name),
-		slog.String("outcome", outcome),
-		slog.String("error_kind", rec.kind),
-		slog.Int("status", rec.status),
-		slog.Int("retries", rec.retries),
-		slog.Float64("latency_ms", float64(d.Microseconds())/1000),
-		slog.String("request_id", rec.requestID),
-		slog.String("trace_id", rec.trace.traceID),
-		slog.String("args", summarizeArgs(args, bt.sensitive, s.creds)))
-	_ = s.logger.Handler().Handle(ctx, r) // as Logger.LogAttrs does, a handler's error is dropped
+	c := callLine{tool: bt.spec.Name, outcome: outcome, errorKind: rec.kind, status: rec.status, retries: rec.retries,
+		latencyMS: float64(d.Microseconds()) / 1000, requestID: rec.requestID, traceID: rec.trace.traceID,
+		args: summarizeArgs(args, bt.sensitive, s.creds)}
+	h, now := s.logger.Handler(), time.Now()
+	if th, ok := h.(*textCallHandler); ok && th.writeCall(now, &c) {
+		return
+	}
+	_ = h.Handle(ctx, c.record(now)) // as Logger.LogAttrs does, a handler's error is dropped
 }
 
 // requestIDFrom reuses a client's X-Request-Id (HTTP transport) when it is

@@ -343,7 +343,12 @@ func (t *directTransport) exchange(ctx context.Context, c *directConn, req *http
 		}
 		req.Header["Accept-Encoding"] = gzipOnly
 	}
-	err := req.Write(c.bw)
+	var err error
+	if head, plain := appendRequestHead(c.bw.AvailableBuffer(), req); plain {
+		_, err = c.bw.Write(head)
+	} else {
+		err = req.Write(c.bw)
+	}
 	if gz {
 		delete(req.Header, "Accept-Encoding")
 	}

@@ -164,7 +164,7 @@ func plainJSON(raw []byte) bool {
 			return false
 		}
 	}
-	return json.Valid(raw)
+	return plainjson.Valid(raw) || json.Valid(raw) // plainjson's yes is exact and cheaper
 }
 
 // appendString appends s as a JSON string exactly as encoding/json
