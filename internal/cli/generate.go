@@ -111,6 +111,10 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 		return err
 	}
 	prog := newProgress(stderr, s.verbose)
+	if !s.check {
+		// lint's patterns compile on the core the loader leaves idle
+		go lint.Prepare()
+	}
 	doc, ov, problems := loadInputs(ctx, s)
 	prog.stage("load", loadDetail(s.spec, doc))
 	if problems.HasErrors() {
@@ -130,8 +134,9 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	if problems.HasErrors() {
 		return reportProblems(stderr, problems)
 	}
-	// The model is linted while it is proven and rendered: all three
-	// only read it, and each alone leaves a core idle part of the time.
+	// The model is linted while it is proven, rendered and written: all
+	// of them only read it, and each alone leaves a core idle part of the
+	// time.
 	var report *lint.Report
 	linted := make(chan struct{})
 	go func() {
@@ -141,8 +146,8 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 		}
 	}()
 	res, problems := generator.ProveAndRender(doc, srv, problems)
-	<-linted
 	if problems.HasErrors() {
+		<-linted
 		return reportProblems(stderr, problems)
 	}
 	if cfg.GoMod != "" && !s.check {
@@ -157,9 +162,10 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	noteLarge(stderr, s, res.Server)
 	warnEmpty(&problems, doc, res.Server)
 	printProblems(stderr, problems)
-	err = writeResult(s, res, stdout)
+	err = writeResult(s, res, stdout) // while lint may still run: it only reads the model
 	prog.stage("write", "")
 	noteUnowned(stderr, s.out, res.Files)
+	<-linted
 	if err == nil && !s.check {
 		printLintSummary(stderr, report)
 		prog.stage("lint", "")
