@@ -226,12 +226,11 @@ func newLogger(cfg *mainConfig, stderr io.Writer) (*slog.Logger, error) {
 	if err := level.UnmarshalText([]byte(cfg.logLevel)); err != nil {
 		return nil, fmt.Errorf("invalid --log-level %q: use debug, info, warn or error", cfg.logLevel)
 	}
-	opts := &slog.HandlerOptions{Level: level}
 	switch strings.ToLower(cfg.logFormat) {
 	case "text":
-		return slog.New(newTextCallHandler(stderr, opts)), nil
+		return slog.New(newTextCallHandler(stderr, level)), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(stderr, opts)), nil
+		return slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})), nil
 	}
 	return nil, fmt.Errorf("invalid --log-format %q: use text or json", cfg.logFormat)
 }

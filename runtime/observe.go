@@ -112,14 +112,24 @@ func (s *Server) logCall(ctx context.Context, bt *boundTool, args map[string]any
 	if rec.kind != "" {
 		outcome = "error"
 	}
-	c := callLine{tool: bt.spec.Name, outcome: outcome, errorKind: rec.kind, status: rec.status, retries: rec.retries,
-		latencyMS: float64(d.Microseconds()) / 1000, requestID: rec.requestID, traceID: rec.trace.traceID,
-		args: summarizeArgs(args, bt.sensitive, s.creds)}
+	attrs := [...]slog.Attr{
+		slog.String("tool", bt.spec.Name),
+		slog.String("outcome", outcome),
+		slog.String("error_kind", rec.kind),
+		slog.Int("status", rec.status),
+		slog.Int("retries", rec.retries),
+		slog.Float64("latency_ms", float64(d.Microseconds())/1000),
+		slog.String("request_id", rec.requestID),
+		slog.String("trace_id", rec.trace.traceID),
+		slog.String("args", summarizeArgs(args, bt.sensitive, s.creds)),
+	}
 	h, now := s.logger.Handler(), time.Now()
-	if th, ok := h.(*textCallHandler); ok && th.writeCall(now, &c) {
+	if th, ok := h.(*textCallHandler); ok && th.writeCall(now, callMessage, attrs[:]) {
 		return
 	}
-	_ = h.Handle(ctx, c.record(now)) // as Logger.LogAttrs does, a handler's error is dropped
+	r := slog.NewRecord(now, slog.LevelInfo, callMessage, 0)
+	r.AddAttrs(attrs[:]...)
+	_ = h.Handle(ctx, r) // as Logger.LogAttrs does, a handler's error is dropped
 }
 
 // requestIDFrom reuses a client's X-Request-Id (HTTP transport) when it is

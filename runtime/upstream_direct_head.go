@@ -78,13 +78,13 @@ func appendSortedHeader(b []byte, h http.Header) []byte {
 	return b
 }
 
+// headerNewlineToSpace is net/http's rewrite of a header value.
+var headerNewlineToSpace = strings.NewReplacer("\r", " ", "\n", " ")
+
 // appendHeaderLine appends "key: value\r\n" with the value as net/http
 // writes it: CR and LF as spaces, then ASCII white space trimmed.
 func appendHeaderLine(b []byte, key, value string) []byte {
-	if strings.ContainsAny(value, "\r\n") {
-		value = strings.NewReplacer("\r", " ", "\n", " ").Replace(value)
-	}
-	value = strings.Trim(value, " \t\r\n")
+	value = strings.Trim(headerNewlineToSpace.Replace(value), " \t\r\n")
 	return append(append(append(append(b, key...), ": "...), value...), "\r\n"...)
 }
 
