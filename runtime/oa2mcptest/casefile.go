@@ -132,6 +132,15 @@ func isCompactJSON(s string) bool {
 // indented JSON, one object per case, keys in a fixed order, no HTML
 // escaping, a newline at the end. The same suite gives the same bytes.
 func EncodeCases(s Suite) ([]byte, error) {
+	f, err := toCaseFile(s)
+	if err != nil {
+		return nil, err
+	}
+	return writeCaseFile(&f), nil
+}
+
+// toCaseFile is s as the case file's JSON form.
+func toCaseFile(s Suite) (caseFile, error) {
 	f := caseFile{Marker: caseFileNote, Credentials: s.Credentials, Responses: toFileResponses(s.Responses), Cases: make([]fileCase, len(s.Cases))}
 	if f.Credentials == nil {
 		f.Credentials = map[string]string{}
@@ -141,18 +150,11 @@ func EncodeCases(s Suite) ([]byte, error) {
 	}
 	for i, c := range s.Cases {
 		if !utf8.ValidString(c.Tool + c.Name + c.Args + c.Caller + c.HandleOwner + c.Fault + c.Answers + c.WantKind + strings.Join(c.WantText, "")) {
-			return nil, fmt.Errorf("call case %q %q: text that is not UTF-8 outside an upstream body, which a case file cannot hold", c.Tool, c.Name)
+			return caseFile{}, fmt.Errorf("call case %q %q: text that is not UTF-8 outside an upstream body, which a case file cannot hold", c.Tool, c.Name)
 		}
 		f.Cases[i] = toFileCase(c)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(f); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return f, nil
 }
 
 func toFileCase(c Case) fileCase {

@@ -24,7 +24,11 @@ var texts = []string{
 
 // randomSuite is a suite of seeded cases that sets every field in turn.
 func randomSuite(r *rand.Rand) oa2mcptest.Suite {
-	pick := func() string { return texts[r.IntN(len(texts))] }
+	return randomSuiteOf(r, func() string { return texts[r.IntN(len(texts))] })
+}
+
+// randomSuiteOf is randomSuite with its texts drawn from pick.
+func randomSuiteOf(r *rand.Rand, pick func() string) oa2mcptest.Suite {
 	responses := func() map[string]oa2mcptest.Response {
 		if r.IntN(3) == 0 {
 			return nil
