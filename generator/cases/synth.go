@@ -14,20 +14,27 @@ import (
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
+// decodeSchema decodes a schema's text, numbers as json.Number; ok is
+// false unless it is one JSON object. No text is the empty object
+// schema.
 func decodeSchema(text string) (map[string]any, bool) {
 	if strings.TrimSpace(text) == "" {
 		return map[string]any{"type": "object"}, true
 	}
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	var root map[string]any
-	if err := dec.Decode(&root); err != nil || root == nil {
+	v, err := oa2mcpimpl.DecodeJSON(text) // as a json.Decoder with UseNumber
+	root, _ := v.(map[string]any)
+	if err != nil || root == nil {
 		return nil, false
 	}
 	return root, true
 }
 
+// encodeArgs is v as a json.Encoder without HTML escaping writes it,
+// without the newline; "{}" if it cannot be encoded.
 func encodeArgs(v any) string {
+	if b, ok := oa2mcpimpl.AppendJSON(nil, v, false); ok {
+		return string(b)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 
@@ -154,6 +155,30 @@ func indexDoc(op *load.Operation, t *runtime.Tool) discover.Doc {
 
 // propertyNames lists the top-level properties of an input schema.
 func propertyNames(schema string) []string {
+	// The members of the schema and of its properties, read without
+	// decoding their values; a key "properties" spelt otherwise or
+	// repeated goes to encoding/json, which matches it case-insensitively
+	// and merges repeats.
+	if keys, vals, ok := oa2mcpimpl.JSONMembers([]byte(schema)); ok {
+		var props []byte
+		exact := true
+		for i, k := range keys {
+			switch {
+			case k == "properties" && props == nil:
+				props = vals[i]
+			case strings.EqualFold(k, "properties"):
+				exact = false
+			}
+		}
+		names, _, ok := oa2mcpimpl.JSONMembers(props)
+		switch {
+		case exact && ok && len(names) > 0:
+			sort.Strings(names)
+			return slices.Compact(names)
+		case exact && (ok || props == nil):
+			return []string{}
+		}
+	}
 	var s struct {
 		Properties map[string]json.RawMessage `json:"properties"`
 	}

@@ -9,3 +9,12 @@ import "github.com/oa2mcp/oa2mcp/runtime/internal/plainjson"
 func JSONMembers(data []byte) (keys []string, values [][]byte, ok bool) {
 	return plainjson.Members(data)
 }
+
+// AppendJSON appends v compactly as a json.Encoder with
+// SetEscapeHTML(html) writes it, without the newline; ok is false, and
+// dst unchanged, for anything but plain decoded values (maps, slices,
+// strings, json.Number, bools, nil): then ask encoding/json. The
+// generator encodes its schemas and synthesised arguments with it.
+func AppendJSON(dst []byte, v any, html bool) (out []byte, ok bool) {
+	return plainjson.Append(dst, v, html)
+}

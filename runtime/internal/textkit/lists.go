@@ -1,7 +1,6 @@
 package textkit
 
 import (
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,5 +19,13 @@ func QuoteAll(names []string) string {
 // SortedKeys returns the keys of m in order, so that messages and output
 // built from a map do not depend on Go's map iteration order.
 func SortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
+	// One allocation of the right size: the schema compiler sorts the
+	// keys of every schema object, and collecting an iterator grows the
+	// slice step by step.
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

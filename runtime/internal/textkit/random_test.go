@@ -17,6 +17,7 @@ var textPieces = []string{
 	"😀", "e.g.", "E.g.", "i.e.", "etc.", "vs.", "approx.", "incl.", "cf.", "No.", "no.", ".", "!", "?", ",", ";", ":",
 	"**bold**", "__u__", "`code`", "[link](http://x.test/a)", "![img](y.png)", "<b>", "</b>", "&amp;", "&nbsp;",
 	"# ", "## ", "- ", "* ", "+ ", "|a|b|", "|---|---|", " ", " ", " ", "\n", "\t", "\u00a0", "(", ")",
+	"[", "]", "](", "![", "<", ">",
 }
 
 // randomText joins up to n random pieces.
@@ -33,8 +34,10 @@ func randomText(r *rand.Rand, n int) string {
 
 // TestTextRulesRandomised checks, for seeded random prose: Clip never
 // returns invalid UTF-8 or more than its limit, and leaves text that fits
-// unchanged; ClipRunes keeps exactly the first runes; the first sentence is a prefix of the plain text and never
-// ends right after an abbreviation; FirstSentence keeps its limit.
+// unchanged; ClipRunes keeps exactly the first runes; PlainText's
+// guarded passes give what unconditional ones give; the first sentence
+// is a prefix of the plain text and never ends right after an
+// abbreviation; FirstSentence keeps its limit.
 func TestTextRulesRandomised(t *testing.T) {
 	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 7))
@@ -78,6 +81,9 @@ func checkTextRules(raw string, max int) string {
 	plain := PlainText(raw)
 	if !utf8.ValidString(plain) {
 		return "PlainText returned invalid UTF-8"
+	}
+	if want := plainTextRegexps(raw); plain != want {
+		return "PlainText's guarded passes give " + plain + ", the unconditional ones " + want
 	}
 	first := FirstSentence(plain, len(plain))
 	if !strings.HasPrefix(plain, first) {
