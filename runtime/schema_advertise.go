@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 )
 
 // The advertised form of a tool's schemas. The server validates every
@@ -231,7 +233,7 @@ func localDef(r any) (string, bool) {
 	if !ok || !strings.HasPrefix(s, "#/$defs/") {
 		return "", false
 	}
-	name := strings.NewReplacer("~1", "/", "~0", "~").Replace(strings.TrimPrefix(s, "#/$defs/"))
+	name := jsonschema.UnescapeToken(strings.TrimPrefix(s, "#/$defs/"))
 	return name, !strings.Contains(name, "/")
 }
 

@@ -166,10 +166,13 @@ func indent(n int, s string) string {
 	return strings.ReplaceAll(s, "\n", "\n"+strings.Repeat(" ", n))
 }
 
+// mdCellEscapes are what a Markdown table cell cannot hold as is. A
+// Replacer is safe for concurrent use and never changes once built.
+var mdCellEscapes = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;")
+
 // mdCell makes text safe for a Markdown table cell.
 func mdCell(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
+	return mdCellEscapes.Replace(strings.Join(strings.Fields(s), " "))
 }
 
 func yesNo(b bool) string {

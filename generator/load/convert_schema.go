@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // schemaConverter turns kin-openapi schemas into Schema trees. Every schema
@@ -137,7 +139,7 @@ func nameFromRef(ref string) string {
 	file, frag, _ := strings.Cut(ref, "#")
 	var base string
 	if frag = strings.Trim(frag, "/"); frag != "" {
-		base = unescapePointer(frag[strings.LastIndexByte(frag, '/')+1:])
+		base = oa2mcpimpl.UnescapePointerToken(frag[strings.LastIndexByte(frag, '/')+1:])
 	} else {
 		base = path.Base(file)
 		base = strings.TrimSuffix(base, path.Ext(base))

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Raw-text fix-ups applied to each file before kin-openapi parses it. Every
@@ -221,7 +223,7 @@ func readRefValue(key, ref string) any {
 		if !ok {
 			return nil
 		}
-		v = m[unescapePointer(tok)]
+		v = m[oa2mcpimpl.UnescapePointerToken(tok)]
 	}
 	return v
 }
@@ -230,14 +232,6 @@ func readRefValue(key, ref string) any {
 func readRefText(key, ref string) string {
 	s, _ := readRefValue(key, ref).(string)
 	return s
-}
-
-func unescapePointer(tok string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-}
-
-func escapePointer(tok string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
 }
 
 // fixIDRefs rewrites JSON Schema $id- and $anchor-based $refs (e.g.
@@ -292,7 +286,7 @@ func idTarget(ref string, ids, anchors map[string][]string) ([]string, bool) {
 	case frag == "":
 	case strings.HasPrefix(frag, "/"):
 		for _, tok := range strings.Split(frag[1:], "/") {
-			p = append(p[:len(p):len(p)], unescapePointer(tok))
+			p = append(p[:len(p):len(p)], oa2mcpimpl.UnescapePointerToken(tok))
 		}
 	default:
 		a, ok := anchors[frag]
@@ -311,7 +305,7 @@ func idTarget(ref string, ids, anchors map[string][]string) ([]string, bool) {
 func refValueEdit(data []byte, h keyHit, target []string, isJSON bool) edit {
 	toks := make([]string, len(target))
 	for i, t := range target {
-		toks[i] = escapePointer(t)
+		toks[i] = oa2mcpimpl.EscapePointerToken(t)
 	}
 	return refStringEdit(data, h, "#/"+strings.Join(toks, "/"), isJSON)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // Positions of OpenAPI 3 operations, parameters and request bodies, read
@@ -82,7 +84,7 @@ func pointerTokens(ptr string) []string {
 	}
 	toks := strings.Split(ptr, "/")
 	for i, t := range toks {
-		toks[i] = unescapePointer(t)
+		toks[i] = oa2mcpimpl.UnescapePointerToken(t)
 	}
 	return toks
 }

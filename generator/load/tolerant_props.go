@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // "properties: {$ref: X}" — a properties object that is itself a $ref
@@ -171,7 +173,7 @@ func (r *defectScan) perPropertyEdits(s *propsRefSite, ref string, names []strin
 	parts := make([]string, len(names))
 	for i, n := range names {
 		kq, _ := json.Marshal(n)
-		rq, _ := json.Marshal(base + "/" + escapePointer(n))
+		rq, _ := json.Marshal(base + "/" + oa2mcpimpl.EscapePointerToken(n))
 		parts[i] = string(kq) + `: {"$ref": ` + string(rq) + "}"
 	}
 	text := "{" + strings.Join(parts, ", ") + "}"

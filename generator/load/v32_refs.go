@@ -8,6 +8,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // fixSelfRefs rewrites the $refs of the entry document that name it, or a
@@ -81,7 +83,7 @@ func fixMediaTypeRefs(key string, data []byte, isJSON bool) []byte {
 	members := map[string][]string{} // media type pointer -> its keys
 	for _, h := range hits {
 		if len(h.path) == 4 && h.path[0] == "components" {
-			ptr := "#/components/mediaTypes/" + escapePointer(h.path[2])
+			ptr := "#/components/mediaTypes/" + oa2mcpimpl.EscapePointerToken(h.path[2])
 			members[ptr] = append(members[ptr], h.path[3])
 		}
 	}

@@ -36,3 +36,10 @@ func NewFragments(doc any) *Fragments { return jsonschema.NewFragments(doc) }
 
 // DecodeJSON decodes JSON text as the runtime does (numbers kept exact).
 func DecodeJSON(text string) (any, error) { return jsonschema.DecodeJSON(text) }
+
+// EscapePointerToken writes tok as one JSON pointer token (~ as ~0, / as
+// ~1), the runtime's rule.
+func EscapePointerToken(tok string) string { return jsonschema.EscapeToken(tok) }
+
+// UnescapePointerToken reads one JSON pointer token, the runtime's rule.
+func UnescapePointerToken(tok string) string { return jsonschema.UnescapeToken(tok) }

@@ -292,7 +292,7 @@ func (c *schemaCompiler) keyword(n *Node, key string, val any, at string) {
 // applicator compiles the keywords that hold subschemas, references and
 // annotations.
 func (c *schemaCompiler) applicator(n *Node, key string, val any, at string) {
-	sub := at + "/" + escapePointer(key)
+	sub := at + "/" + EscapeToken(key)
 	switch key {
 	case "properties":
 		c.properties(n, val, at)
@@ -522,7 +522,7 @@ func (c *schemaCompiler) properties(n *Node, val any, at string) {
 	m := c.object(val, at, "properties")
 	n.properties = make(map[string]*Node, len(m))
 	for _, name := range textkit.SortedKeys(m) {
-		n.properties[name] = c.compileAt(m[name], at+"/properties/"+escapePointer(name))
+		n.properties[name] = c.compileAt(m[name], at+"/properties/"+EscapeToken(name))
 		n.propNames = append(n.propNames, name)
 	}
 }
@@ -531,7 +531,7 @@ func (c *schemaCompiler) patternProperties(n *Node, val any, at string) {
 	m := c.object(val, at, "patternProperties")
 	for _, src := range textkit.SortedKeys(m) {
 		re := c.regex(src, at, "patternProperties")
-		node := c.compileAt(m[src], at+"/patternProperties/"+escapePointer(src))
+		node := c.compileAt(m[src], at+"/patternProperties/"+EscapeToken(src))
 		if re != nil {
 			n.patternProps = append(n.patternProps, patternProp{re: re, node: node})
 		}
@@ -547,7 +547,7 @@ func (c *schemaCompiler) dependencies(n *Node, key string, val any, at string) {
 			n.depRequired = append(n.depRequired, d)
 			continue
 		}
-		d.node = c.compileAt(m[prop], at+"/dependentSchemas/"+escapePointer(prop))
+		d.node = c.compileAt(m[prop], at+"/dependentSchemas/"+EscapeToken(prop))
 		n.depSchemas = append(n.depSchemas, d)
 	}
 }
@@ -569,7 +569,7 @@ func (c *schemaCompiler) list(val any, at, key string) []*Node {
 func (c *schemaCompiler) defs(val any, at string) {
 	m := c.object(val, at, "$defs")
 	for _, name := range textkit.SortedKeys(m) {
-		c.compileAt(m[name], at+"/$defs/"+escapePointer(name))
+		c.compileAt(m[name], at+"/$defs/"+EscapeToken(name))
 	}
 }
 

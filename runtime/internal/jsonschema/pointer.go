@@ -12,7 +12,7 @@ func lookupPointer(doc any, ptr string) (any, bool) {
 	}
 	cur := doc
 	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		tok = UnescapeToken(tok)
 		switch x := cur.(type) {
 		case map[string]any:
 			v, ok := x[tok]
@@ -33,11 +33,23 @@ func lookupPointer(doc any, ptr string) (any, bool) {
 	return cur, true
 }
 
-func escapePointer(tok string) string {
+// EscapeToken writes tok as one RFC 6901 JSON pointer token: ~ as ~0,
+// / as ~1. The rule is written once, here: the validator, the runtime's
+// schema rewrite and the generator's loader all use it.
+func EscapeToken(tok string) string {
 	if !strings.ContainsAny(tok, "~/") {
 		return tok
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+}
+
+// UnescapeToken reads one JSON pointer token: ~1 as /, then ~0 as ~
+// (in that order, so "~01" is "~1").
+func UnescapeToken(tok string) string {
+	if strings.IndexByte(tok, '~') < 0 {
+		return tok
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 }
 
 // pointerText shows a JSON pointer in a message; the root's is empty.
