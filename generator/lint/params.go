@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -10,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // exampleWords: every match of exampleRE holds one of them, case aside.
@@ -22,8 +22,9 @@ var exampleRE = sync.OnceValue(func() *regexp.Regexp {
 
 // params runs the rules about a tool's input properties.
 func (c *checker) params(t *ir.Tool) {
-	var root map[string]any
-	if err := json.Unmarshal([]byte(t.InputSchema), &root); err != nil {
+	v, err := oa2mcpimpl.DecodeJSON(t.InputSchema)
+	root, _ := v.(map[string]any)
+	if err != nil || root == nil {
 		return
 	}
 	defs, _ := root["$defs"].(map[string]any)
@@ -111,7 +112,9 @@ func hasExampleKey(p, r map[string]any) bool {
 	return false
 }
 
-// enumOf returns the enum values of a property or of its items, as text.
+// enumOf returns the enum values of a property or of its items, as text;
+// a number as the schema writes it (json.Number), which is how its
+// description names it: 1000000, not 1e+06.
 func enumOf(r map[string]any) []string {
 	enum, _ := r["enum"].([]any)
 	if len(enum) == 0 {

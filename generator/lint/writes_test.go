@@ -39,3 +39,16 @@ func TestWriteEmptyBody(t *testing.T) {
 		}
 	}
 }
+
+// TestEnumNumbersAsWritten: a numeric enum is read as the schema writes
+// it, so a description that names 1000000 explains it (read as a
+// float64 it was 1e+06, which no description says).
+func TestEnumNumbersAsWritten(t *testing.T) {
+	var tl ir.Tool
+	tl.Name = "set_limit"
+	tl.InputSchema = `{"type":"object","properties":{"limit":{"type":"integer","enum":[1000000,0.5,2],"description":"The limit: 1000000 (one million), 0.5 or 2."}}}`
+	r := Check(&ir.Server{Tools: []ir.Tool{tl}}, Config{})
+	if rulesOf(r, "set_limit")["enum-explained"] {
+		t.Errorf("the enum is explained in the description, yet reported: %+v", r.Findings)
+	}
+}
