@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // Per-caller upstream tokens (per_user and exchange schemes): the
@@ -205,7 +207,7 @@ func (s *Server) attachTokens(ctx context.Context, bt *boundTool, call *Call) (c
 	}
 	tokens := map[string]string{}
 	var connect []string
-	for _, name := range sortedKeysOf(bt.userNeeds) {
+	for _, name := range textkit.SortedKeys(bt.userNeeds) {
 		us := s.upstream.schemes[name]
 		tok, cerr := s.upstream.token(ctx, bt, us, call)
 		if cerr != nil {
@@ -269,13 +271,4 @@ func sortedSet(vals []string) []string {
 	out := slices.Clone(vals)
 	sort.Strings(out)
 	return slices.Compact(out)
-}
-
-func sortedKeysOf[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

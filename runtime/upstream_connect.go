@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/callerenv"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // "Connect your account": a call whose caller has no token of a per_user
@@ -142,7 +143,7 @@ func (s *Server) runDisconnect(ctx context.Context, bt *boundTool, call *Call) (
 	if want, _ := call.Args["scheme"].(string); want != "" {
 		names = []string{want}
 	} else {
-		for _, name := range sortedKeysOf(u.schemes) {
+		for _, name := range textkit.SortedKeys(u.schemes) {
 			if u.schemes[name].mode() == ModePerUser {
 				names = append(names, name)
 			}

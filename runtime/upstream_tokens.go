@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
 // Getting a caller's upstream token: a per_user token from the vault
@@ -157,7 +159,7 @@ func joinScopes(scopes []string) string { return strings.Join(scopes, " ") }
 func (s *Server) tokenRefused(ctx context.Context, bt *boundTool, call *Call, used map[string]string) (*mcp.CallToolResult, error) {
 	s.upstream.forget(ctx, call, used)
 	var perUser []string
-	for _, name := range sortedKeysOf(used) {
+	for _, name := range textkit.SortedKeys(used) {
 		if s.upstream.schemes[name].mode() == ModePerUser {
 			perUser = append(perUser, name)
 		}
