@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/oa2mcp/oa2mcp/runtime/internal/plainjson"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
 
@@ -175,7 +175,7 @@ func (w *caseWriter) int(n int) { w.b = strconv.AppendInt(w.b, int64(n), 10) }
 func (w *caseWriter) bool(v bool) { w.b = strconv.AppendBool(w.b, v) }
 
 // str writes s as a JSON string without HTML escaping.
-func (w *caseWriter) str(s string) { w.b = appendJSONString(w.b, s, false) }
+func (w *caseWriter) str(s string) { w.b = plainjson.AppendString(w.b, s, false) }
 
 // text writes a jsonText as its MarshalJSON says: a compact JSON object
 // or array as JSON, indented where it stands; any other text as a JSON
@@ -191,7 +191,7 @@ func (w *caseWriter) text(t jsonText) {
 		}
 		w.b = buf.Bytes()
 	}
-	w.b = appendJSONString(w.b, string(t), true)
+	w.b = plainjson.AppendString(w.b, string(t), true)
 }
 
 // compactJSONShape reports whether s starts as a JSON object or array and
@@ -213,60 +213,4 @@ func compactJSONShape(s string) bool {
 		}
 	}
 	return true
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as encoding/json writes a string: the
-// short escapes it uses, \u00XX for other control bytes, U+FFFD for
-// bytes that are not UTF-8, U+2028 and U+2029 escaped, and with html
-// set <, > and & escaped too.
-func appendJSONString(b []byte, s string, html bool) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
