@@ -118,7 +118,10 @@ func TestDeployBehindNginx(t *testing.T) {
 				if kind == "unexpected" {
 					stats.problem("%s %s: %s", sub, name, r.text)
 				}
-				if name == "aftersales_add_return_item" && kind != "rate_limited" {
+				// Admitted are the calls answered past the limiter; one
+				// that got no answer (a replica killed under it) may never
+				// have reached it, and counted so it once made 61 of 60.2.
+				if name == "aftersales_add_return_item" && kind != "rate_limited" && kind != "transport" {
 					addsAdmitted[c].Add(1)
 				}
 				return r, kind
