@@ -1,8 +1,6 @@
 package mapping
 
 import (
-	"encoding/json"
-	"slices"
 	"sort"
 	"strings"
 
@@ -149,48 +147,8 @@ func indexDoc(op *load.Operation, t *runtime.Tool) discover.Doc {
 	return discover.Doc{
 		Name: t.Name, OperationID: op.ID, Method: op.Method, Path: op.Path,
 		Summary: oa2mcpimpl.PlainText(op.Summary), Description: oa2mcpimpl.PlainText(op.Description),
-		Tags: op.Tags, Params: propertyNames(t.InputSchema), Deprecated: op.Deprecated,
+		Tags: op.Tags, Params: ir.PropertyNames(t.InputSchema), Deprecated: op.Deprecated,
 	}
-}
-
-// propertyNames lists the top-level properties of an input schema.
-func propertyNames(schema string) []string {
-	// The members of the schema and of its properties, read without
-	// decoding their values; a key "properties" spelt otherwise or
-	// repeated goes to encoding/json, which matches it case-insensitively
-	// and merges repeats.
-	if keys, vals, ok := oa2mcpimpl.JSONMembers([]byte(schema)); ok {
-		var props []byte
-		exact := true
-		for i, k := range keys {
-			switch {
-			case k == "properties" && props == nil:
-				props = vals[i]
-			case strings.EqualFold(k, "properties"):
-				exact = false
-			}
-		}
-		names, _, ok := oa2mcpimpl.JSONMembers(props)
-		switch {
-		case exact && ok && len(names) > 0:
-			sort.Strings(names)
-			return slices.Compact(names)
-		case exact && (ok || props == nil):
-			return []string{}
-		}
-	}
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	if json.Unmarshal([]byte(schema), &s) != nil {
-		return nil
-	}
-	names := make([]string, 0, len(s.Properties))
-	for n := range s.Properties {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // topics names the API's areas: its most used tags, most used first.

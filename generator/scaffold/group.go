@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/lint"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
@@ -272,7 +273,7 @@ func scoreMentions(clusters []*cluster, ops []*opInfo) {
 	count := map[string]int{}
 	for _, o := range ops {
 		seen := map[string]bool{}
-		for _, name := range inputNames(o.def) {
+		for _, name := range ir.PropertyNames(o.def.InputSchema) {
 			if n, ok := keyNoun(name); ok && !seen[n] {
 				seen[n] = true
 				count[n]++

@@ -28,20 +28,6 @@ type inputSchema struct {
 	Defs       map[string]any            `json:"$defs"`
 }
 
-// inputNames are the property names of a tool's input schema.
-func inputNames(t *ir.Tool) []string {
-	var s inputSchema
-	if json.Unmarshal([]byte(t.InputSchema), &s) != nil {
-		return nil
-	}
-	names := make([]string, 0, len(s.Properties))
-	for n := range s.Properties {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
 // inputLines lists the inputs of a tool the draft generates, one
 // "name: type (required) — description" line each: the schema the model
 // will see, as generator/mapping builds it, not a guess of it.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/oa2mcp/oa2mcp/generator/ir"
 	"github.com/oa2mcp/oa2mcp/generator/load"
 	"github.com/oa2mcp/oa2mcp/generator/mapping"
 	"github.com/oa2mcp/oa2mcp/runtime"
@@ -83,7 +84,7 @@ func (d *draft) listPaging(c *candidate) (listDraft, bool) {
 		// The upstream pages: its page size is bound to the tool's.
 	case ld.pageInput == "" && ld.limitInput == "":
 		// The upstream answers the whole list; the server pages it.
-		if slices.Contains(inputNames(o.def), "offset") {
+		if slices.Contains(ir.PropertyNames(o.def.InputSchema), "offset") {
 			return listDraft{}, false
 		}
 		ld.pageInput, ld.newInput = "offset", true

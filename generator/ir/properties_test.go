@@ -1,4 +1,4 @@
-package mapping
+package ir
 
 import (
 	"encoding/json"
@@ -37,7 +37,7 @@ func TestPropertyNamesIsEncodingJSON(t *testing.T) {
 	seed := oa2mcptest.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 5))
 	differs := func(s string) bool {
-		got, want := propertyNames(s), propertyNamesByEncodingJSON(s)
+		got, want := PropertyNames(s), propertyNamesByEncodingJSON(s)
 		return !reflect.DeepEqual(got, want) || (got == nil) != (want == nil)
 	}
 	found := 0
@@ -49,9 +49,9 @@ func TestPropertyNamesIsEncodingJSON(t *testing.T) {
 					s = c
 				}
 			}
-			t.Fatalf("seed %d case %d: propertyNames(%q) = %#v, encoding/json gives %#v", seed, i, s, propertyNames(s), propertyNamesByEncodingJSON(s))
+			t.Fatalf("seed %d case %d: PropertyNames(%q) = %#v, encoding/json gives %#v", seed, i, s, PropertyNames(s), propertyNamesByEncodingJSON(s))
 		}
-		if len(propertyNames(s)) > 0 {
+		if len(PropertyNames(s)) > 0 {
 			found++
 		}
 	}
