@@ -88,7 +88,9 @@ func (s *Server) addDiscovery(def *Discovery, middleware []Middleware) error {
 	if s.tools[call.Name] != nil {
 		return fmt.Errorf("tool %q is defined twice (discovery mode needs this name)", call.Name)
 	}
-	s.addMCPTool(call, d.callHandler)
+	if err := s.addMCPTool(call, d.callHandler); err != nil {
+		return fmt.Errorf("tool %q: %w", call.Name, err)
+	}
 	s.callOperation = d
 	return nil
 }
@@ -124,7 +126,9 @@ func (d *discovery) register(ts *Tool) error {
 	}
 	d.wrap(bt)
 	s.tools[ts.Name] = bt
-	s.addMCPTool(ts, s.toolHandler(bt))
+	if err := s.addMCPTool(ts, s.toolHandler(bt)); err != nil {
+		return fmt.Errorf("tool %q: %w", ts.Name, err)
+	}
 	return nil
 }
 

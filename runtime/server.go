@@ -53,6 +53,10 @@ type Server struct {
 	// entries per schema profile.
 	advertised []*Tool
 	profiles   advertisedTools
+	// unregistered are the tools the SDK is given on first use
+	// (sdk_register.go).
+	unregistered []sdkTool
+	sdkOnce      sync.Once
 
 	limiter     *limiter // upstream calls in flight, server-wide
 	metrics     Metrics
@@ -226,7 +230,9 @@ func (s *Server) addTools(generated, written []*Tool, middleware []Middleware) e
 		}
 		s.tools[ts.Name] = bt
 		s.maxTimeout = max(s.maxTimeout, bt.timeout)
-		s.addMCPTool(ts, s.toolHandler(bt))
+		if err := s.addMCPTool(ts, s.toolHandler(bt)); err != nil {
+			return fmt.Errorf("tool %q: %w", ts.Name, err)
+		}
 	}
 	return nil
 }
@@ -337,13 +343,6 @@ func (s *Server) bindTool(ts *Tool, eager bool) (*boundTool, error) {
 	return bt, nil
 }
 
-// addMCPTool registers a tool with the SDK in registeredForm; the other
-// forms' entries replace it in tools/list (profileMiddleware).
-func (s *Server) addMCPTool(ts *Tool, h mcp.ToolHandler) {
-	s.advertised = append(s.advertised, ts)
-	s.mcp.AddTool(mcpTool(ts, registeredForm()), h)
-}
-
 // registeredForm is the form of the tools the SDK holds: the default
 // profile, with x-mcp-header, which the SDK reads to check the
 // Mcp-Param-* headers of each call.
@@ -386,7 +385,7 @@ func mcpTool(ts *Tool, form schemaForm) *mcp.Tool {
 // through the SDK (no fast path), so such middleware always runs.
 func (s *Server) MCPServer() *mcp.Server {
 	s.exposed.Store(true)
-	return s.mcp
+	return s.sdk()
 }
 
 // HTTPHandler returns a Streamable HTTP handler for the server. It is
@@ -396,7 +395,8 @@ func (s *Server) MCPServer() *mcp.Server {
 // asks for progress (progress.go).
 func (s *Server) HTTPHandler() http.Handler {
 	s.httpOnce.Do(func() {
-		getServer := func(*http.Request) *mcp.Server { return s.mcp }
+		sdkServer := s.sdk()
+		getServer := func(*http.Request) *mcp.Server { return sdkServer }
 		sdk := progressStreams{
 			json:   mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: quietSDKLogger(s.logger)}),
 			stream: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true, Logger: quietSDKLogger(s.logger)}),
@@ -459,7 +459,7 @@ func (s *Server) ServeIO(ctx context.Context, stdin io.Reader, stdout io.Writer)
 	fp := fastpath.NewStdio(fctx, fastHost{s}, s.fastPathOn(), stdin, newGroupWriter(stdout))
 	busy := func() bool { return s.inflight.Load() > 0 || fp.Unanswered() > 0 }
 	t := &mcp.IOTransport{Reader: &drainingReader{r: fp.Reader(), busy: busy, limit: s.timeout + time.Second}, Writer: nopWriteCloser{fp.Writer()}}
-	ss, err := s.mcp.Connect(ctx, t, nil)
+	ss, err := s.sdk().Connect(ctx, t, nil)
 	if err != nil {
 		return err
 	}
