@@ -26,11 +26,10 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/oa2mcp/oa2mcp/generator/internal/workers"
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 )
 
@@ -98,31 +97,24 @@ type renderJob struct {
 func renderAll(jobs []renderJob) (map[string][]byte, error) {
 	out := make([][]byte, len(jobs))
 	errs := make([]error, len(jobs))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			if j.data != nil {
-				out[i], errs[i] = j.data()
-				return
-			}
-			f, err := j.build()
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			var buf bytes.Buffer
-			if err := f.Render(&buf); err != nil {
-				errs[i] = fmt.Errorf("rendering %s: %w", j.name, err)
-				return
-			}
-			out[i] = buf.Bytes()
-		}()
-	}
-	wg.Wait()
+	workers.ForEach(len(jobs), func(i int) {
+		j := jobs[i]
+		if j.data != nil {
+			out[i], errs[i] = j.data()
+			return
+		}
+		f, err := j.build()
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		var buf bytes.Buffer
+		if err := f.Render(&buf); err != nil {
+			errs[i] = fmt.Errorf("rendering %s: %w", j.name, err)
+			return
+		}
+		out[i] = buf.Bytes()
+	})
 	files := make(map[string][]byte, len(jobs))
 	for i, j := range jobs {
 		if errs[i] != nil {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -156,16 +157,19 @@ func Check(ctx context.Context, s Suite, opts Options) []Failure {
 // joins the failures in tool order.
 func eachTool(tools []string, parallel int, check func(i int, tool string) []Failure) []Failure {
 	results := make([][]Failure, len(tools))
-	sem := make(chan struct{}, parallel)
-	var wg sync.WaitGroup
-	for i, tool := range tools {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			results[i] = check(i, tool)
-		}()
+	// A fixed set of workers, the caller among them, takes the tools in
+	// turn: a goroutine per tool grew a fresh stack by copying for each.
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1)) - 1; i < len(tools); i = int(next.Add(1)) - 1 {
+			results[i] = check(i, tools[i])
+		}
 	}
+	var wg sync.WaitGroup
+	for range min(max(parallel, 1), len(tools)) - 1 {
+		wg.Go(work)
+	}
+	work()
 	wg.Wait()
 	var out []Failure
 	for _, r := range results {

@@ -2,16 +2,20 @@ package workers
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"sync/atomic"
 	"testing"
 )
 
-// TestEveryIndexOnce: for seeded random sizes, ForEach and ForChunks
+// TestEveryIndexOnce: for seeded random sizes and CPU counts (one CPU
+// included, where the caller is the only worker), ForEach and ForChunks
 // call every index exactly once, and ForChunks hands each index to one
 // contiguous range.
 func TestEveryIndexOnce(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	r := rand.New(rand.NewPCG(20, 25))
-	for seed := range 200 {
+	for seed := range 300 {
+		runtime.GOMAXPROCS(1 + seed%5)
 		n := r.IntN(300)
 		each := make([]atomic.Int32, n)
 		ForEach(n, func(i int) { each[i].Add(1) })
