@@ -2,16 +2,21 @@ package plainjson
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 )
 
 // Append appends v compactly, as a json.Encoder with SetEscapeHTML(html)
 // writes it (without the newline): object keys sorted, a json.Number as
-// written ("" as 0), nil maps and slices as null. ok is false, and dst
-// unchanged, when v holds anything but plain values or an invalid
-// json.Number (the caller then encodes it with encoding/json, which
-// reports the error), or nests deeper than maxDepth.
+// written ("" as 0), nil maps and slices as null. Besides what
+// encoding/json decodes into an any, it takes the values a schema is
+// built from in Go: []string, int, int64, uint64 and float64 (written
+// as encoding/json writes them). ok is false, and dst unchanged, when v
+// holds anything else, an invalid json.Number or a float that is not
+// finite (the caller then encodes it with encoding/json, which reports
+// the error), or nests deeper than maxDepth.
 func Append(dst []byte, v any, html bool) (out []byte, ok bool) {
 	n := len(dst)
 	if out, ok = appendValue(dst, v, html, 0); !ok {
@@ -43,8 +48,51 @@ func appendValue(dst []byte, v any, html bool, depth int) ([]byte, bool) {
 		return appendObject(dst, x, html, depth+1)
 	case []any:
 		return appendArray(dst, x, html, depth+1)
+	case []string:
+		return appendStrings(dst, x, html), true
+	case int:
+		return strconv.AppendInt(dst, int64(x), 10), true
+	case int64:
+		return strconv.AppendInt(dst, x, 10), true
+	case uint64:
+		return strconv.AppendUint(dst, x, 10), true
+	case float64:
+		return appendFloat(dst, x)
 	}
 	return dst, false
+}
+
+func appendStrings(dst []byte, a []string, html bool) []byte {
+	if a == nil {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, '[')
+	for i, s := range a {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(dst, s, html)
+	}
+	return append(dst, ']')
+}
+
+// appendFloat writes f as encoding/json does (as ECMAScript prints a
+// number): plain decimals, exponents below 1e-6 and from 1e21 on, with
+// no padding in the exponent.
+func appendFloat(dst []byte, f float64) ([]byte, bool) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return dst, false
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if n := len(dst); format == 'e' && n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+		dst[n-2] = dst[n-1]
+		dst = dst[:n-1]
+	}
+	return dst, true
 }
 
 func appendObject(dst []byte, m map[string]any, html bool, depth int) ([]byte, bool) {

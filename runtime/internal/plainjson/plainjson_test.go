@@ -3,6 +3,7 @@ package plainjson
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -157,9 +158,14 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) { checkDecode(t, text) })
 }
 
-// randomValue draws a plain value, and now and then one Append must
-// leave to encoding/json (another type, an invalid number).
+// randomValue draws a plain value, a Go value schemas are built from
+// ([]string, integers, floats at the edges of encoding/json's formats),
+// and now and then one Append must leave to encoding/json (another type,
+// an invalid number, a float that is not finite).
 func randomValue(r *rand.Rand, d int) any {
+	if r.IntN(8) == 0 {
+		return randomGoValue(r)
+	}
 	switch k := r.IntN(10); {
 	case k == 0:
 		return nil
@@ -168,7 +174,7 @@ func randomValue(r *rand.Rand, d int) any {
 	case k == 2:
 		return json.Number(numbers[r.IntN(len(numbers))])
 	case k == 3:
-		return []any{json.Number(""), float64(r.IntN(100)) / 4, map[string]any(nil), []any(nil)}[r.IntN(4)]
+		return []any{json.Number(""), int8(r.IntN(100)), map[string]any(nil), []any(nil)}[r.IntN(4)]
 	case k <= 6 || d == 0:
 		var s string
 		_ = json.Unmarshal([]byte(randomString(r)), &s)
@@ -187,6 +193,38 @@ func randomValue(r *rand.Rand, d int) any {
 		m[k] = randomValue(r, d-1)
 	}
 	return m
+}
+
+// floatEdges are where encoding/json's float format changes or is exact
+// only by its rules.
+var floatEdges = []float64{0, math.Copysign(0, -1), 1e-6, 9.999999999999999e-7, 1e-7, 1e21, 9.999999999999999e20, 1e20,
+	-1e21, 5e-324, math.MaxFloat64, -math.MaxFloat64, 0.1, 1.0 / 3, 123456789.125, 1e-10, 2.5e-8, 100, -7.5,
+	math.NaN(), math.Inf(1), math.Inf(-1)}
+
+// randomGoValue draws one of the Go types Append writes besides the
+// decoded ones.
+func randomGoValue(r *rand.Rand) any {
+	switch r.IntN(6) {
+	case 0:
+		if r.IntN(5) == 0 {
+			return []string(nil)
+		}
+		a := make([]string, r.IntN(4))
+		for i := range a {
+			_ = json.Unmarshal([]byte(randomString(r)), &a[i])
+		}
+		return a
+	case 1:
+		return int(r.Int64()) >> r.IntN(64)
+	case 2:
+		return -r.Int64() >> r.IntN(64)
+	case 3:
+		return r.Uint64() >> r.IntN(64)
+	case 4:
+		return floatEdges[r.IntN(len(floatEdges))]
+	}
+	// Any bit pattern: every exponent and mantissa encoding/json may meet.
+	return math.Float64frombits(r.Uint64())
 }
 
 // TestAppendMatchesEncodingJSON draws 20,000 values; wherever Append
