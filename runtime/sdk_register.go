@@ -12,8 +12,8 @@ import (
 // The SDK is given the tools on first use, not in NewServer: a server
 // that is only called directly (CallTool, a generator's proof of its
 // call cases) never pays for the SDK re-encoding every tool's schemas
-// three times, which was 30% of what proving a small API's call cases
-// allocated. What the SDK would refuse (it panics) is still found in
+// three times, which was 30% of what generating a small API allocated
+// in process. What the SDK would refuse (it panics) is still found in
 // NewServer, as an error.
 
 // sdkTool is a tool and its handler as the SDK will hold them.
