@@ -119,13 +119,12 @@ func registerPanics(srv *Server) (p any) {
 	return nil
 }
 
-// shrinkToolSchema drops properties and annotations while fails holds.
+// shrinkToolSchema drops properties, then header annotations, while
+// fails holds.
 func shrinkToolSchema(s toolSchema, fails func(toolSchema) bool) toolSchema {
 	for changed := true; changed; {
 		changed = false
-		for i := range s.props {
-			c := s
-			c.props = append(append([]toolProp(nil), s.props[:i]...), s.props[i+1:]...)
+		for _, c := range smallerToolSchemas(s) {
 			if fails(c) {
 				s, changed = c, true
 				break
@@ -133,4 +132,24 @@ func shrinkToolSchema(s toolSchema, fails func(toolSchema) bool) toolSchema {
 		}
 	}
 	return s
+}
+
+// smallerToolSchemas are s less one property, and s with one property's
+// x-mcp-header removed.
+func smallerToolSchemas(s toolSchema) []toolSchema {
+	var out []toolSchema
+	for i := range s.props {
+		c := s
+		c.props = append(append([]toolProp(nil), s.props[:i]...), s.props[i+1:]...)
+		out = append(out, c)
+	}
+	for i, p := range s.props {
+		if p.header != "" {
+			c := s
+			c.props = append([]toolProp(nil), s.props...)
+			c.props[i].header = ""
+			out = append(out, c)
+		}
+	}
+	return out
 }
