@@ -60,6 +60,11 @@ type Stdio struct {
 	ctx  context.Context // cancelled when the session ends
 	out  io.Writer       // a groupWriter: whole lines, ours and the SDK's, never interleaved
 	ss   atomic.Pointer[mcp.ServerSession]
+	// attached is closed by Attach. The SDK reads (and the client may
+	// send its first calls) before Connect returns the session, so a
+	// call read before Attach waits for it rather than go to the SDK
+	// unprobed: otherwise the first calls' outcome hung on scheduling.
+	attached chan struct{}
 
 	mu     sync.Mutex
 	metaOK map[string]bool                   // request _meta protocol fields the SDK accepted
@@ -91,7 +96,7 @@ const maxIdleWorkers = 16
 // the gate's answer.
 func NewStdio(ctx context.Context, host Host, on bool, in io.Reader, out io.Writer) *Stdio {
 	f := &Stdio{host: host, on: on, results: newResultEncoder(host.Impl()), ctx: ctx, out: out, metaOK: map[string]bool{}, probes: map[string]string{},
-		calls: map[jsonrpc.ID]context.CancelFunc{}, jobs: make(chan func())}
+		calls: map[jsonrpc.ID]context.CancelFunc{}, jobs: make(chan func()), attached: make(chan struct{})}
 	f.reader = &fastReader{f: f, br: bufio.NewReaderSize(in, fastMaxLine)}
 	return f
 }
@@ -110,9 +115,25 @@ func (f *Stdio) Writer() io.WriteCloser { return fastWriter{f} }
 // sees the end and closes.
 func (f *Stdio) Unanswered() int { return int(f.awaited.n.Load()) }
 
-// Attach gives the engine the SDK session once it is connected; until
-// then every line goes to the SDK.
-func (f *Stdio) Attach(ss *mcp.ServerSession) { f.ss.Store(ss) }
+// Attach gives the engine the SDK session once it is connected; call it
+// once. Until then a tools/call line waits for it (or for the engine's
+// context to end, as when Connect fails) and every other line goes to
+// the SDK.
+func (f *Stdio) Attach(ss *mcp.ServerSession) {
+	f.ss.Store(ss)
+	close(f.attached)
+}
+
+// session is the attached SDK session, waiting for Attach; nil once the
+// engine's context ended first.
+func (f *Stdio) session() *mcp.ServerSession {
+	select {
+	case <-f.attached:
+		return f.ss.Load()
+	case <-f.ctx.Done():
+		return nil
+	}
+}
 
 // run hands job to an idle worker, or starts one: it never waits, so the
 // reader goes on reading while calls run.
@@ -234,7 +255,7 @@ func (f *Stdio) intercept(line []byte) bool {
 	if f.dirty || !f.on || f.host.Paused() || !bytes.Contains(line, []byte(`"tools/call"`)) {
 		return false
 	}
-	ss := f.ss.Load()
+	ss := f.session()
 	if ss == nil || ss.InitializeParams() == nil {
 		return false
 	}
