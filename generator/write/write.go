@@ -61,25 +61,33 @@ func (k Kind) String() string {
 // needed, sorted by path. Hand-written files in the folder are never
 // touched: an existing file is updated only when it is owned (see Owned),
 // and stale files are deleted only when they are owned and carry an
-// oa2mcp file name. Unowned lists the generated files Plan left alone.
+// oa2mcp file name.
 func Plan(dir string, files map[string][]byte) ([]Change, error) {
-	var changes []Change
+	changes, _, err := PlanUnowned(dir, files)
+	return changes, err
+}
+
+// PlanUnowned is Plan that also lists, sorted, the generated files it
+// left alone because a hand-written file of the same name holds their
+// place; a caller should say so. One pass reads each file once.
+func PlanUnowned(dir string, files map[string][]byte) (changes []Change, unowned []string, err error) {
 	for _, p := range slices.Sorted(maps.Keys(files)) {
 		old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, Change{Path: p, Kind: Create, New: files[p]})
 		case err != nil:
-			return nil, err
-		case !bytes.Equal(old, files[p]) && !Owned(p, old):
-			// A hand-written file in the generated file's place: kept.
-		case !bytes.Equal(old, files[p]):
+			return nil, nil, err
+		case bytes.Equal(old, files[p]):
+		case !Owned(p, old):
+			unowned = append(unowned, p) // a hand-written file in the generated file's place: kept
+		default:
 			changes = append(changes, Change{Path: p, Kind: Update, Old: old, New: files[p]})
 		}
 	}
 	owned, err := ownedFiles(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, p := range owned {
 		if _, keep := files[p.path]; !keep {
@@ -87,7 +95,7 @@ func Plan(dir string, files map[string][]byte) ([]Change, error) {
 		}
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
-	return changes, nil
+	return changes, unowned, nil
 }
 
 type ownedFile struct {
@@ -147,25 +155,6 @@ func Owned(path string, data []byte) bool {
 		return ok
 	}
 	return false
-}
-
-// Unowned lists the paths of files that exist in dir with other contents
-// but are not owned, so Plan leaves them alone; a caller should say so.
-func Unowned(dir string, files map[string][]byte) ([]string, error) {
-	var out []string
-	for _, p := range slices.Sorted(maps.Keys(files)) {
-		old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.Equal(old, files[p]) && !Owned(p, old) {
-			out = append(out, p)
-		}
-	}
-	return out, nil
 }
 
 // Apply carries out changes in dir. Each file is written to a temporary

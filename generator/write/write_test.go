@@ -86,15 +86,15 @@ func TestOwnershipOfDocs(t *testing.T) {
 		"README.md": []byte(ReadmeHeader + "\nnew\n"),
 		".mcp.json": []byte(`{"mcpServers":{"a":{}},"x-oa2mcp-generated":"x"}`),
 	}
-	changes, err := Plan(dir, files)
+	changes, un, err := PlanUnowned(dir, files)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(changes) != 1 || changes[0].Path != ".mcp.json" || changes[0].Kind != Update {
 		t.Fatalf("plan: %+v", changes)
 	}
-	if un, _ := Unowned(dir, files); strings.Join(un, ",") != "README.md" {
-		t.Errorf("Unowned = %v", un)
+	if strings.Join(un, ",") != "README.md" {
+		t.Errorf("unowned = %v", un)
 	}
 	// Stale generated docs are deleted, hand-written ones never.
 	writeFile(t, filepath.Join(dir, "README.md"), ReadmeHeader+"\nold\n")

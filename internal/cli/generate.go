@@ -162,9 +162,8 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 	noteLarge(stderr, s, res.Server)
 	warnEmpty(&problems, doc, res.Server)
 	printProblems(stderr, problems)
-	err = writeResult(s, res, stdout) // while lint may still run: it only reads the model
+	err = writeResult(s, res, stdout, stderr) // while lint may still run: it only reads the model
 	prog.stage("write", "")
-	noteUnowned(stderr, s.out, res.Files)
 	<-linted
 	if err == nil && !s.check {
 		printLintSummary(stderr, report)
@@ -281,12 +280,14 @@ func moduleFallback(name, out string) string {
 	return "example/" + modulePathElem(elem)
 }
 
-// writeResult writes the files, or in check mode reports drift.
-func writeResult(s *settings, res *generator.Result, stdout io.Writer) error {
-	changes, err := write.Plan(s.out, res.Files)
+// writeResult writes the files, or in check mode reports drift; either
+// way it says which generated files a hand-written one kept out.
+func writeResult(s *settings, res *generator.Result, stdout, stderr io.Writer) error {
+	changes, unowned, err := write.PlanUnowned(s.out, res.Files)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
+	defer noteUnowned(stderr, s.out, unowned)
 	if s.check {
 		if len(changes) == 0 {
 			fmt.Fprintf(stdout, "%s is up to date (%d files)\n", s.out, len(res.Files))
