@@ -2,6 +2,7 @@ package search
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
@@ -89,7 +90,7 @@ func kindOf(op Op) opKind {
 // verbKinds maps the stemmed verbs of verbGroups onto what they ask for,
 // a verb of two groups onto its first group's. "get" says nothing: "get a
 // shareable link" makes one, "get the pod" reads it.
-var verbKinds = func() map[string]askKind {
+var verbKinds = sync.OnceValue(func() map[string]askKind {
 	out := map[string]askKind{"get": askUnknown}
 	for _, g := range verbGroups {
 		for _, w := range g.words {
@@ -99,15 +100,15 @@ var verbKinds = func() map[string]askKind {
 		}
 	}
 	return out
-}()
+})
 
 // listWords say a request is about many things even with a singular
 // noun: "list every queue", "all the nodes".
-var listWords = textkit.WordSet("all every list each")
+var listWords = sync.OnceValue(func() map[string]bool { return textkit.WordSet("all every list each") })
 
 // seeQuestions start a question that asks to see, whatever its verb: "what
 // did I open lately" reads, "how do I delete" does not.
-var seeQuestions = textkit.WordSet("what which who whom whose where when is are was were")
+var seeQuestions = sync.OnceValue(func() map[string]bool { return textkit.WordSet("what which who whom whose where when is are was were") })
 
 // ask reads what a request asks for from its words as written and as
 // read: its first CRUD verb, else an order of another verb ("cordon
@@ -118,24 +119,24 @@ func ask(raw []string, words []queryWord) askKind {
 	verb := askUnknown
 	many := false
 	for _, w := range raw {
-		many = many || listWords[w]
+		many = many || listWords()[w]
 	}
 	for i, w := range words {
-		k, isVerb := verbKinds[w.term]
+		k, isVerb := verbKinds()[w.term]
 		switch {
 		case isVerb && verb == askUnknown:
 			verb = k
 		case isVerb:
 		case w.plural:
 			many = true
-		case i == 0 && !questionWords[raw[0]]:
+		case i == 0 && !questionWords()[raw[0]]:
 			verb = askAct
 		}
 	}
 	switch {
 	case len(raw) == 0:
-	case seeQuestions[raw[0]] && verb != askDelete && verb != askUpdate,
-		questionWords[raw[0]] && verb == askUnknown:
+	case seeQuestions()[raw[0]] && verb != askDelete && verb != askUpdate,
+		questionWords()[raw[0]] && verb == askUnknown:
 		verb = askRead
 	}
 	if many && (verb == askRead || verb == askUnknown) {

@@ -3,6 +3,7 @@ package search
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
@@ -68,7 +69,7 @@ func (s *Searcher[T]) slots(req request) ([]querySlot, int) {
 	in := intent{question: req.question, who: req.who}
 	for i, w := range req.words {
 		terms = append(terms, w.term)
-		read, isVerb := verbs[w.term]
+		read, isVerb := verbs()[w.term]
 		switch {
 		case isVerb:
 			in.verb = true
@@ -87,7 +88,7 @@ func (s *Searcher[T]) slots(req request) ([]querySlot, int) {
 		if len(sl.alts) == 0 {
 			continue
 		}
-		if g, ok := verbGroupOf[w.term]; ok {
+		if g, ok := verbGroupOf()[w.term]; ok {
 			// "create a new group" says create once: two verbs of one
 			// group are one slot, or "new" would count again in
 			// createNewClientSecret. The second verb adds only itself:
@@ -249,7 +250,9 @@ var phrasalVerbs = map[[2]string]string{
 }
 
 // questionWords start a request that asks to see something.
-var questionWords = textkit.WordSet("what which who whom whose where when how is are was were do does did can could any")
+var questionWords = sync.OnceValue(func() map[string]bool {
+	return textkit.WordSet("what which who whom whose where when how is are was were do does did can could any")
+})
 
 // weakWords are no slot of their own but join compounds: "all" says
 // little alone, yet "all namespaces" names listPodForAllNamespaces.
@@ -286,7 +289,7 @@ func readRequest(query string) request {
 			words = append(words, strings.ToLower(w))
 		}
 	}
-	r := request{question: len(words) > 0 && questionWords[words[0]]}
+	r := request{question: len(words) > 0 && questionWords()[words[0]]}
 	r.who = len(words) > 0 && (words[0] == "who" || words[0] == "whom")
 	r.words = queryWords(words)
 	r.ask = ask(words, r.words)

@@ -72,7 +72,7 @@ func TestSecondVerbOfGroupChangesNothing(t *testing.T) {
 		var absent []string
 		for _, w := range g.words {
 			// "list" also says the request is about many things.
-			if !strings.Contains(idx, "\n"+stem(w)+" ") && verbGroupOf[stem(w)] == verbGroupOf[stem(g.words[0])] && !listWords[w] {
+			if !strings.Contains(idx, "\n"+stem(w)+" ") && verbGroupOf()[stem(w)] == verbGroupOf()[stem(g.words[0])] && !listWords()[w] {
 				absent = append(absent, w)
 			}
 		}
@@ -83,7 +83,7 @@ func TestSecondVerbOfGroupChangesNothing(t *testing.T) {
 		nouns := []string{readingNouns[rng.IntN(len(readingNouns))], readingNouns[rng.IntN(len(readingNouns))]}
 		query := verb + " " + strings.Join(nouns, " ")
 		second := absent[rng.IntN(len(absent))]
-		if stem(second) == stem(verb) || verbKinds[stem(second)] != verbKinds[stem(verb)] || listWords[verb] {
+		if stem(second) == stem(verb) || verbKinds()[stem(second)] != verbKinds()[stem(verb)] || listWords()[verb] {
 			// A verb of another kind ("get" says nothing, "find"
 			// reads) asks for something else.
 			continue

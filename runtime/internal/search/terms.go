@@ -2,6 +2,7 @@ package search
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
@@ -74,20 +75,22 @@ func camelWords(ident string) []string {
 // searchTerm normalizes one word; "" drops it.
 func searchTerm(word string) string {
 	w := strings.ToLower(word)
-	if len(w) < 2 || stopWords[w] || textkit.IsDigits(w) {
+	if len(w) < 2 || stopWords()[w] || textkit.IsDigits(w) {
 		return ""
 	}
 	return stem(w)
 }
 
 // stopWords carry no meaning in a request or a description.
-var stopWords = textkit.WordSet(`a an the of for to in on at by with from and or nor is are was were be been
+var stopWords = sync.OnceValue(func() map[string]bool {
+	return textkit.WordSet(`a an the of for to in on at by with from and or nor is are was were be been
 	being am this that these those it its my me mine we our ours us you your yours i he she him her his
 	they them their please can could would should will shall may might must how what which who whom
 	whose when where why do does did done doing want wants need needs into onto about up some any there
 	here then than so as if via per just right now also only very has have had having not no yes let lets
 	one each every other such same own too again further once both more most many much few lot
 	use uses used using`)
+})
 
 // irregular words the suffix rules would get wrong.
 var irregular = map[string]string{
