@@ -7,12 +7,11 @@ import (
 )
 
 // Regular expressions used to turn spec Markdown and HTML into plain text
-// that reads well inside a tool description.
+// that reads well inside a tool description. Links, images, tags and
+// emphasis, the markup big specs use most, are removed by hand-written
+// scanners with the same matches (markup.go; TestMarkupScannersMatchRegexps
+// holds them to the regexps they replace).
 var (
-	mdLink      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`) })
-	mdImage     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`) })
-	htmlTag     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<[^>]{0,200}>`) })
-	mdEmphasis  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(\\*\\*|__|`)") })
 	mdHeading   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#{1,6}\s*`) })
 	mdListItem  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*[-*+]\s+`) })
 	mdTableRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\|?[-:| ]{3,}\|?\s*$`) })
@@ -30,11 +29,10 @@ func PlainText(s string) string {
 	// these passes were a third of Build. An image and a link hold "](";
 	// without one in the text neither matches, and nothing else changes.
 	if strings.Contains(s, "](") {
-		s = mdImage().ReplaceAllString(s, "")
-		s = mdLink().ReplaceAllString(s, "$1")
+		s = stripLinks(stripLinks(s, true), false)
 	}
 	if strings.IndexByte(s, '<') >= 0 {
-		s = htmlTag().ReplaceAllString(s, " ")
+		s = stripTags(s)
 	}
 	if hasRun(s, "-:| ", 3) {
 		s = mdTableRule().ReplaceAllString(s, " ")
@@ -46,7 +44,7 @@ func PlainText(s string) string {
 		s = mdListItem().ReplaceAllString(s, "")
 	}
 	if strings.Contains(s, "**") || strings.Contains(s, "__") || strings.Contains(s, "`") {
-		s = mdEmphasis().ReplaceAllString(s, "")
+		s = emphasisMarks().Replace(s)
 	}
 	if strings.Contains(s, "&") {
 		s = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`).Replace(s)
