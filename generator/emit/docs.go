@@ -3,9 +3,11 @@ package emit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
@@ -70,20 +72,27 @@ func stdioCallerExample(srv *ir.Server) string {
 	return oa2mcpimpl.StdioCallerSetting(srv.EnvPrefix, claims)
 }
 
-// addDocs renders README.md and .mcp.json into files.
-func addDocs(srv *ir.Server, files map[string][]byte) error {
-	d := newDocData(srv)
-	for _, f := range [][2]string{{ReadmeFile, "README.md.tmpl"}, {MCPConfigFile, "mcp.json.tmpl"}} {
-		out, err := render(f[1], d)
-		if err != nil {
-			return fmt.Errorf("rendering %s: %w", f[0], err)
-		}
-		files[f[0]] = out
+// docJobs render README.md and .mcp.json, beside the Go files: they read
+// only the model (rendered after the Go files, they ran on one core at
+// the end of every generation).
+func docJobs(srv *ir.Server) []renderJob {
+	data := sync.OnceValue(func() *docData { return newDocData(srv) })
+	job := func(file, tmpl string, check func([]byte) bool) renderJob {
+		return renderJob{name: file, data: func() ([]byte, error) {
+			out, err := render(tmpl, data())
+			if err == nil && !check(out) {
+				err = errors.New("not valid JSON")
+			}
+			if err != nil {
+				return nil, fmt.Errorf("rendering %s: %w", file, err)
+			}
+			return out, nil
+		}}
 	}
-	if !json.Valid(files[MCPConfigFile]) {
-		return fmt.Errorf("rendering %s: not valid JSON", MCPConfigFile)
+	return []renderJob{
+		job(ReadmeFile, "README.md.tmpl", func([]byte) bool { return true }),
+		job(MCPConfigFile, "mcp.json.tmpl", json.Valid),
 	}
-	return nil
 }
 
 func newDocData(srv *ir.Server) *docData {

@@ -59,6 +59,7 @@ func Emit(srv *ir.Server) (map[string][]byte, error) {
 		}
 		jobs = append(jobs, renderJob{name: name, data: func() ([]byte, error) { return toolsFile(srv, chunk) }})
 	}
+	jobs = append(jobs, docJobs(srv)...)
 	jobs = append(jobs, discoveryJobs(srv)...)
 	jobs = append(jobs, renderJob{name: path.Join("cmd", srv.Name, "main.go"), build: func() (*jen.File, error) { return mainFile(srv), nil }})
 	if !srv.NoCallTests {
@@ -67,9 +68,6 @@ func Emit(srv *ir.Server) (map[string][]byte, error) {
 	}
 	files, err := renderAll(jobs)
 	if err != nil {
-		return nil, err
-	}
-	if err := addDocs(srv, files); err != nil {
 		return nil, err
 	}
 	if srv.GoMod != "" {
