@@ -20,11 +20,21 @@ var exampleRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\be\.g\.|\bfor example\b|\bexample\b|\bsuch as\b|\bformat(ted)?\b|\blike ["'\x60]|\bYYYY|\bISO ?8601\b|\bRFC ?\d+|\bone of\b|\bUUID\b|\bURL\b|\bURI\b`)
 })
 
-// params runs the rules about a tool's input properties.
-func (c *checker) params(t *ir.Tool) {
+// inputRoot is t's input schema decoded as the runtime decodes it; nil
+// when it is no JSON object.
+func inputRoot(t *ir.Tool) map[string]any {
 	v, err := oa2mcpimpl.DecodeJSON(t.InputSchema)
+	if err != nil {
+		return nil
+	}
 	root, _ := v.(map[string]any)
-	if err != nil || root == nil {
+	return root
+}
+
+// params runs the rules about a tool's input properties; root is the
+// decoded input schema (inputRoot).
+func (c *checker) params(t *ir.Tool, root map[string]any) {
+	if root == nil {
 		return
 	}
 	defs, _ := root["$defs"].(map[string]any)

@@ -112,9 +112,10 @@ func (c *checker) tool(t *ir.Tool, ctx *serverContext) {
 		c.add("title-missing", t.Name, "", "the tool has no title", "add a short title for people, e.g. \"Find pets by status\"")
 	}
 	c.description(t, ctx)
-	c.params(t)
+	root := inputRoot(t) // decoded once for the rules that read it
+	c.params(t, root)
 	c.effects(t)
-	c.writes(t)
+	c.writes(t, root)
 }
 
 func (c *checker) names(t *ir.Tool, ctx *serverContext) {

@@ -1,10 +1,8 @@
 package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
 )
@@ -14,20 +12,14 @@ import (
 // the body. The generator makes the inputs a step's own args: bind into
 // such a body required; for an operation used as it is, it cannot tell
 // which field the write needs.
-func (c *checker) writes(t *ir.Tool) {
-	// The schema's required inputs are read only for a write that gets
-	// that far: most operations read.
-	required := sync.OnceValue(func() map[string]bool {
-		var schema struct {
-			Required []string `json:"required"`
+func (c *checker) writes(t *ir.Tool, root map[string]any) {
+	required := map[string]bool{}
+	list, _ := root["required"].([]any)
+	for _, r := range list {
+		if name, ok := r.(string); ok {
+			required[name] = true
 		}
-		json.Unmarshal([]byte(t.InputSchema), &schema)
-		set := map[string]bool{}
-		for _, r := range schema.Required {
-			set[r] = true
-		}
-		return set
-	})
+	}
 	check := func(op *ir.Operation, args []ir.Binding, action string, need []string) {
 		if !emptyWrite(op, args, required, need) {
 			return
@@ -57,9 +49,8 @@ func (c *checker) writes(t *ir.Tool) {
 }
 
 // emptyWrite: op writes a body that nothing required fills. args nil
-// means the operation reads the tool's inputs by their own names;
-// required gives the tool's required inputs, asked only at the end.
-func emptyWrite(op *ir.Operation, args []ir.Binding, required func() map[string]bool, need []string) bool {
+// means the operation reads the tool's inputs by their own names.
+func emptyWrite(op *ir.Operation, args []ir.Binding, required map[string]bool, need []string) bool {
 	b := op.Body
 	if b == nil || op.Method == "GET" || op.Method == "HEAD" || b.Arg != "" || len(b.Fields) == 0 {
 		return false
@@ -84,7 +75,7 @@ func emptyWrite(op *ir.Operation, args []ir.Binding, required func() map[string]
 		}
 	}
 	for _, in := range inputOf {
-		if contains(need, in) || required()[in] {
+		if required[in] || contains(need, in) {
 			return false
 		}
 	}
