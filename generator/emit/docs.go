@@ -77,10 +77,10 @@ func stdioCallerExample(srv *ir.Server) string {
 // the end of every generation).
 func docJobs(srv *ir.Server) []renderJob {
 	data := sync.OnceValue(func() *docData { return newDocData(srv) })
-	job := func(file, tmpl string, check func([]byte) bool) renderJob {
+	job := func(file, tmpl string) renderJob {
 		return renderJob{name: file, data: func() ([]byte, error) {
 			out, err := render(tmpl, data())
-			if err == nil && !check(out) {
+			if err == nil && file == MCPConfigFile && !json.Valid(out) {
 				err = errors.New("not valid JSON")
 			}
 			if err != nil {
@@ -89,10 +89,7 @@ func docJobs(srv *ir.Server) []renderJob {
 			return out, nil
 		}}
 	}
-	return []renderJob{
-		job(ReadmeFile, "README.md.tmpl", func([]byte) bool { return true }),
-		job(MCPConfigFile, "mcp.json.tmpl", json.Valid),
-	}
+	return []renderJob{job(ReadmeFile, "README.md.tmpl"), job(MCPConfigFile, "mcp.json.tmpl")}
 }
 
 func newDocData(srv *ir.Server) *docData {
