@@ -21,26 +21,38 @@ const maxTagRunes = 200
 // maxTagRunes characters other than '>', then a '>'; leftmost first, not
 // overlapping.
 func stripTags(s string) string {
-	var b strings.Builder
-	written, changed := 0, false
-	for i := 0; ; {
+	return rewrite(s, func(i int) (start, end int, repl string, next int) {
 		j := strings.IndexByte(s[i:], '<')
 		if j < 0 {
-			break
+			return -1, 0, "", -1
 		}
-		start := i + j
-		end := tagEnd(s, start)
-		if end < 0 {
-			i = start + 1
-			continue
+		start = i + j
+		if end = tagEnd(s, start); end < 0 {
+			return -1, 0, "", start + 1
 		}
-		if !changed {
-			b.Grow(len(s))
-			changed = true
+		return start, end, " ", end
+	})
+}
+
+// rewrite replaces the matches match finds in s, from the left: asked
+// from byte i, it returns the next match s[start:end] and its
+// replacement, or start -1; either way where to look next (next -1:
+// nowhere). s comes back as is, not copied, when nothing matches.
+func rewrite(s string, match func(i int) (start, end int, repl string, next int)) string {
+	var b strings.Builder
+	written, changed := 0, false
+	for i := 0; i >= 0 && i <= len(s); {
+		start, end, repl, next := match(i)
+		if start >= 0 {
+			if !changed {
+				b.Grow(len(s))
+				changed = true
+			}
+			b.WriteString(s[written:start])
+			b.WriteString(repl)
+			written = end
 		}
-		b.WriteString(s[written:start])
-		b.WriteByte(' ')
-		written, i = end, end
+		i = next
 	}
 	if !changed {
 		return s
@@ -79,46 +91,33 @@ func stripLinks(s string, image bool) string {
 	if image {
 		open = "!["
 	}
-	var b strings.Builder
-	written, changed := 0, false
-	for i := 0; ; {
+	return rewrite(s, func(i int) (start, end int, repl string, next int) {
 		j := strings.Index(s[i:], open)
 		if j < 0 {
-			break
+			return -1, 0, "", -1
 		}
-		start := i + j
+		start = i + j
 		textStart := start + len(open)
 		k := strings.IndexByte(s[textStart:], ']')
 		if k < 0 {
-			break // no ']' after this start, so none after any later one
+			return -1, 0, "", -1 // no ']' after this start, so none after any later one
 		}
 		closeText := textStart + k
 		if closeText+1 >= len(s) || s[closeText+1] != '(' {
 			// Every start before this ']' meets the same ']' first and
 			// fails the same way.
-			i = closeText + 1
-			continue
+			return -1, 0, "", closeText + 1
 		}
 		m := strings.IndexByte(s[closeText+2:], ')')
 		if m < 0 {
-			break // no ')' after this ']', so none after any later one
+			return -1, 0, "", -1 // no ')' after this ']', so none after any later one
 		}
-		end := closeText + 2 + m + 1
-		if !changed {
-			b.Grow(len(s))
-			changed = true
-		}
-		b.WriteString(s[written:start])
+		end = closeText + 2 + m + 1
 		if !image {
-			b.WriteString(s[textStart:closeText])
+			repl = s[textStart:closeText]
 		}
-		written, i = end, end
-	}
-	if !changed {
-		return s
-	}
-	b.WriteString(s[written:])
-	return b.String()
+		return start, end, repl, end
+	})
 }
 
 // emphasisMarks removes "**", "__" and "`" (the regexp "(\*\*|__|`)"):
@@ -126,4 +125,10 @@ func stripLinks(s string, image bool) string {
 // position, the first of its patterns.
 var emphasisMarks = sync.OnceValue(func() *strings.Replacer {
 	return strings.NewReplacer("**", "", "__", "", "`", "")
+})
+
+// htmlEntities are the entities PlainText spells out, built once (a
+// Replacer is safe for concurrent use).
+var htmlEntities = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`)
 })

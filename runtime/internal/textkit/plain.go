@@ -47,7 +47,7 @@ func PlainText(s string) string {
 		s = emphasisMarks().Replace(s)
 	}
 	if strings.Contains(s, "&") {
-		s = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`).Replace(s)
+		s = htmlEntities().Replace(s)
 	}
 	return strings.TrimSpace(collapseSpaces(s))
 }
