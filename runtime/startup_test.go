@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	goruntime "runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -111,3 +112,25 @@ func TestMainTunesGC(t *testing.T) {
 		t.Errorf("GC percent %d, want 400", pct)
 	}
 }
+
+// TestHeapInUseSeesTheHeap: the heap size the soft limit is computed from
+// counts a live 32 MiB block, and drops once it is collected.
+func TestHeapInUseSeesTheHeap(t *testing.T) {
+	block := make([]byte, 32<<20)
+	block[len(block)-1] = 1
+	with := heapInUse()
+	if with < 32<<20 {
+		t.Fatalf("heapInUse() = %d with a live 32 MiB block", with)
+	}
+	keep(block)
+	block = nil
+	goruntime.GC()
+	if without := heapInUse(); without > with-16<<20 {
+		t.Errorf("heapInUse() = %d after the block was collected, %d before", without, with)
+	}
+}
+
+// keep makes b live up to here.
+//
+//go:noinline
+func keep(b []byte) { _ = b[len(b)-1] }
