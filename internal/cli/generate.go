@@ -151,7 +151,7 @@ func runGenerate(ctx context.Context, s *settings, stdout, stderr io.Writer) err
 		return reportProblems(stderr, problems)
 	}
 	if cfg.GoMod != "" && !s.check {
-		fmt.Fprintf(stderr, "note: %s lies in no Go module, so it gets a go.mod with module %s; write your repository's module path there to publish it (generate follows it)\n", s.out, cfg.GoMod)
+		fmt.Fprintf(stderr, "note: %s lies in no Go module, so it gets a go.mod with module %s; write your repository's module path there to publish it (generate follows it), and run go mod tidy there before the first build\n", s.out, cfg.GoMod)
 	}
 	if s.runtimeDir != "" && cfg.GoMod == "" && !mod.replacesRuntime {
 		fmt.Fprintf(stderr, "warning: --runtime-dir has no effect: %s lies in an existing Go module, whose go.mod you maintain; add \"replace github.com/oa2mcp/oa2mcp/runtime => %s\" there\n", s.out, s.runtimeDir)
