@@ -47,7 +47,7 @@ func TestRewritesArriveOnTheWire(t *testing.T) {
 		filepath.Join(corpus, "swagger-petstore-3.1.yaml"),
 		filepath.Join(corpus, "discourse-3.1.json"),
 	}
-	files, tools, calls := 0, 0, 0
+	files, tools, calls, emptyPatches := 0, 0, 0, 0
 	start := time.Now()
 	for _, spec := range specs {
 		doc, problems := load.Load(context.Background(), spec, load.Options{})
@@ -65,16 +65,20 @@ func TestRewritesArriveOnTheWire(t *testing.T) {
 		for seed := uint64(1); seed <= 25; seed++ {
 			rng := rand.New(rand.NewPCG(seed, uint64(len(spec))))
 			plans := randomPlans(rng, targets, 6)
-			n, c := checkPlans(t, doc, spec, seed, rng, plans)
-			files, tools, calls = files+1, tools+n, calls+c
+			n, c, e := checkPlans(t, doc, spec, seed, rng, plans)
+			files, tools, calls, emptyPatches = files+1, tools+n, calls+c, emptyPatches+e
 		}
 	}
-	t.Logf("%d override files, %d tools, %d calls checked on the wire (1 invariant: the body is exactly what was given) in %v", files, tools, calls, time.Since(start).Round(time.Millisecond))
+	t.Logf("%d override files, %d tools, %d calls checked on the wire (the body is exactly what was given; %d empty PATCH bodies refused before the upstream) in %v", files, tools, calls, emptyPatches, time.Since(start).Round(time.Millisecond))
+	if emptyPatches == 0 {
+		t.Error("no call left a PATCH body empty: the refusal of empty merge patches went untested")
+	}
 }
 
 // target is an operation with a flattened JSON body, from the default tools.
 type target struct {
 	op       string // operationId
+	method   string
 	schema   map[string]any
 	fields   []runtime.BodyField
 	required map[string]bool
@@ -104,7 +108,7 @@ func bodyTargets(srv *ir.Server) []target {
 		for _, r := range asList(schema["required"]) {
 			req[r.(string)] = true
 		}
-		out = append(out, target{op: op.OperationID, schema: schema, fields: op.Body.Fields, required: req, example: normal[tool.Name]})
+		out = append(out, target{op: op.OperationID, method: strings.ToUpper(op.Method), schema: schema, fields: op.Body.Fields, required: req, example: normal[tool.Name]})
 	}
 	return out
 }
@@ -213,8 +217,9 @@ func addField(input map[string]any, name string, rw rewrite) {
 	}
 }
 
-// checkPlans generates one file, calls each tool and checks the wire.
-func checkPlans(t *testing.T, doc *load.Document, spec string, seed uint64, rng *rand.Rand, plans []plan) (tools, calls int) {
+// checkPlans generates one file, calls each tool and checks the wire;
+// emptyPatches counts the calls refused for an empty PATCH body.
+func checkPlans(t *testing.T, doc *load.Document, spec string, seed uint64, rng *rand.Rand, plans []plan) (tools, calls, emptyPatches int) {
 	t.Helper()
 	file := overrideFile(plans)
 	ov, problems := overrides.Decode("wire.yaml", file)
@@ -269,6 +274,15 @@ func checkPlans(t *testing.T, doc *load.Document, spec string, seed uint64, rng 
 		rec.reset()
 		res, err := rt.CallTool(context.Background(), p.tool, in)
 		calls++
+		if want := expectedBody(p, in); len(want) == 0 && p.t.method == "PATCH" {
+			// An empty merge patch changes nothing: the call is refused
+			// in the tool's terms and nothing reaches the upstream.
+			if err != nil || !res.IsError || !strings.Contains(resultText(res), "nothing to change") || rec.calls() != 0 {
+				t.Fatalf("%s seed %d: %s with %s would send an empty PATCH; want it refused before the upstream, got %v %s (%d upstream calls)\n%s", spec, seed, p.tool, mustJSON(in), err, resultText(res), rec.calls(), overrideFile([]plan{p}))
+			}
+			tools, emptyPatches = tools+1, emptyPatches+1
+			continue
+		}
 		if err != nil || res.IsError {
 			t.Fatalf("%s seed %d: %s with %s failed: %v %s\n%s", spec, seed, p.tool, mustJSON(in), err, resultText(res), overrideFile([]plan{p}))
 		}
@@ -279,7 +293,7 @@ func checkPlans(t *testing.T, doc *load.Document, spec string, seed uint64, rng 
 		}
 		tools++
 	}
-	return tools, calls
+	return tools, calls, emptyPatches
 }
 
 // expectedBody is the body the spec says the call carries: each value the
@@ -350,6 +364,13 @@ func (r *recorder) reset() {
 	r.mu.Lock()
 	r.last, r.n = nil, 0
 	r.mu.Unlock()
+}
+
+// calls is how many requests reached the upstream since the last reset.
+func (r *recorder) calls() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n
 }
 
 func (r *recorder) body() map[string]any {

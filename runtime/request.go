@@ -452,6 +452,9 @@ func (c *compiledOp) buildBody(args map[string]any) (io.Reader, string, error) {
 	if missing := c.missingBodyFields(args); len(missing) > 0 {
 		return nil, "", inputErrorf("the request body needs %s", textkit.QuoteAll(missing))
 	}
+	if inputs := c.emptyPatchInputs(value); len(inputs) > 0 {
+		return nil, "", inputErrorf("nothing to change: give at least one of %s", textkit.QuoteAll(inputs))
+	}
 	mt := b.MediaType
 	switch {
 	case media.IsJSON(mt) || mt == "":
@@ -494,6 +497,26 @@ func bodyValue(b *Body, args map[string]any) (any, bool) {
 	// A required body whose fields are all optional is sent as an empty
 	// object; missingBodyFields checks the fields it must carry.
 	return obj, len(obj) > 0 || b.Required
+}
+
+// emptyPatchInputs lists the tool inputs that could fill a PATCH whose
+// body, built from fields, came out empty: an empty merge patch changes
+// nothing, so sending it would report a change that never happened. Nil
+// for any other call, or when no field comes from an input.
+func (c *compiledOp) emptyPatchInputs(value any) []string {
+	if c.method != "PATCH" || c.body.Arg != "" {
+		return nil
+	}
+	if obj, ok := value.(map[string]any); !ok || len(obj) > 0 {
+		return nil
+	}
+	var inputs []string
+	for _, f := range c.body.Fields {
+		if in := c.inputName(f.Arg); in != "" {
+			inputs = append(inputs, in)
+		}
+	}
+	return inputs
 }
 
 // missingBodyFields lists the inputs of required body fields that args

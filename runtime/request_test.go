@@ -123,3 +123,43 @@ func TestIdempotentMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyPatchRefused: a PATCH whose body of optional fields came out
+// empty is refused naming the inputs that could fill it (an empty merge
+// patch changes nothing); any other method, a PATCH with one field, and a
+// whole-body PATCH input are sent as before.
+func TestEmptyPatchRefused(t *testing.T) {
+	fields := &Body{MediaType: "application/json", Required: true, Fields: []BodyField{{Name: "status", Arg: "status"}, {Name: "notes", Arg: "notes"}}}
+	whole := &Body{MediaType: "application/json", Required: true, Arg: "body"}
+	cases := []struct {
+		method string
+		body   *Body
+		args   map[string]any
+		want   string // the body sent, or "" for a refusal
+	}{
+		{"PATCH", fields, map[string]any{}, ""},
+		{"PATCH", fields, map[string]any{"status": "done"}, `{"status":"done"}`},
+		{"PUT", fields, map[string]any{}, `{}`},
+		{"POST", fields, map[string]any{}, `{}`},
+		{"PATCH", whole, map[string]any{"body": map[string]any{}}, `{}`},
+	}
+	for _, c := range cases {
+		op := &compiledOp{method: c.method, body: c.body}
+		r, _, err := op.buildBody(c.args)
+		if c.want == "" {
+			if err == nil || !strings.Contains(err.Error(), `nothing to change: give at least one of "status", "notes"`) {
+				t.Errorf("%s %v: err = %v, want the empty patch refused", c.method, c.args, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s %v: %v", c.method, c.args, err)
+			continue
+		}
+		buf := new(bytes.Buffer)
+		buf.ReadFrom(r)
+		if buf.String() != c.want {
+			t.Errorf("%s %v: sent %s, want %s", c.method, c.args, buf.String(), c.want)
+		}
+	}
+}

@@ -28,7 +28,13 @@ func (c *checker) writes(t *ir.Tool, root map[string]any) {
 		if action != "" {
 			where = fmt.Sprintf("action %q ", action)
 		}
-		c.add("write-empty-body", t.Name, "", fmt.Sprintf("%scan send %s %s with an empty body: the operation's body requires no field and no required input fills it", where, op.Method, op.Path),
+		what := fmt.Sprintf("%scan send %s %s with an empty body: the operation's body requires no field and no required input fills it", where, op.Method, op.Path)
+		if op.Method == "PATCH" {
+			// The runtime refuses an empty merge patch, so nothing empty
+			// is sent; the schema still lets a model make that call.
+			what = fmt.Sprintf("%scalls PATCH %s with a body of optional fields only: a call that gives none of them is refused at run time (an empty patch changes nothing), and the input schema does not say so", where, op.Path)
+		}
+		c.add("write-empty-body", t.Name, "", what,
 			"mark the field the write needs required: true in the override file, or bind it in steps: args:")
 	}
 	if t.Op != nil {

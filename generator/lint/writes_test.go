@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
@@ -37,6 +38,20 @@ func TestWriteEmptyBody(t *testing.T) {
 		if got := rulesOf(r, name)["write-empty-body"]; got != want {
 			t.Errorf("%s: write-empty-body %v, want %v", name, got, want)
 		}
+	}
+	// A PATCH is not sent empty (the runtime refuses it), so its finding
+	// says that instead of "can send".
+	patch := tool("patch_any", `{"type":"object","required":["id"]}`)
+	patch.Op.Method = "PATCH"
+	r = Check(&ir.Server{Tools: []ir.Tool{patch}}, Config{})
+	found := false
+	for _, f := range r.Findings {
+		if f.Rule == "write-empty-body" {
+			found = strings.Contains(f.Message, "refused at run time") && !strings.Contains(f.Message, "can send")
+		}
+	}
+	if !found {
+		t.Errorf("no write-empty-body finding saying the empty PATCH is refused: %+v", r.Findings)
 	}
 }
 
