@@ -142,6 +142,7 @@ func (b *builder) success(name string, fixed map[string]any, required []string, 
 	}
 	b.placeholderHandles(args)
 	b.dropUnused(args)
+	b.fillPatch(args, boundary)
 	if !b.synth.valid(b.root, args) {
 		return oa2mcptest.Case{}, &caseError{fmt.Sprintf("the arguments %s built for case %q break its own input schema", encodeArgs(args), name),
 			"report this as an oa2mcp bug, with the tool's input schema"}
