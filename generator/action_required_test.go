@@ -65,9 +65,9 @@ tools:
 	}
 }
 
-// requiredInputs generates the one tool of spec and override file ov and
-// returns its input schema's required list.
-func requiredInputs(t *testing.T, spec, ov string) []string {
+// loadSpecText loads an OpenAPI document given as text (JSON or YAML),
+// failing the test on any error.
+func loadSpecText(t *testing.T, spec string) *load.Document {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "openapi.json")
 	if err := os.WriteFile(path, []byte(spec), 0o600); err != nil {
@@ -77,6 +77,14 @@ func requiredInputs(t *testing.T, spec, ov string) []string {
 	if problems.HasErrors() {
 		t.Fatal(problems.Errors())
 	}
+	return doc
+}
+
+// requiredInputs generates the one tool of spec and override file ov and
+// returns its input schema's required list.
+func requiredInputs(t *testing.T, spec, ov string) []string {
+	t.Helper()
+	doc := loadSpecText(t, spec)
 	file, problems := overrides.Decode("oa2mcp.yaml", []byte(ov))
 	if problems.HasErrors() {
 		t.Fatal(problems.Errors())

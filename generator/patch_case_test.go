@@ -1,14 +1,10 @@
 package generator_test
 
 import (
-	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/oa2mcp/oa2mcp/generator"
-	"github.com/oa2mcp/oa2mcp/generator/load"
 )
 
 // TestPatchCasesChangeSomething: a PATCH whose body has only optional
@@ -22,15 +18,7 @@ func TestPatchCasesChangeSomething(t *testing.T) {
 "requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","properties":{
 "config":{"type":"object","properties":{"size":{"type":"integer"}}},"label":{"type":"string"}}}}}},
 "responses":{"200":{"description":"Changed.","content":{"application/json":{"schema":{"type":"object","properties":{"id":{"type":"string"}}}}}}}}}}}`
-	path := filepath.Join(t.TempDir(), "openapi.json")
-	if err := os.WriteFile(path, []byte(spec), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	doc, problems := load.Load(context.Background(), path, load.Options{})
-	if problems.HasErrors() {
-		t.Fatal(problems.Errors())
-	}
-	srv, problems := generator.Model(doc, generator.Config{Name: "patch"})
+	srv, problems := generator.Model(loadSpecText(t, spec), generator.Config{Name: "patch"})
 	if problems.HasErrors() {
 		t.Fatalf("a PATCH of optional fields does not generate: %v", problems.Errors())
 	}
