@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oa2mcp/oa2mcp/runtime/internal/expr"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/jsonschema"
 	"github.com/oa2mcp/oa2mcp/runtime/internal/textkit"
 )
@@ -130,8 +131,8 @@ func (s *Server) compileSteps(steps []Step) ([]*compiledStep, error) {
 func inputNames(bs []Binding) map[string]string {
 	out := map[string]string{}
 	for _, b := range bs {
-		if name, ok := strings.CutPrefix(b.Expr, "${input."); ok && strings.HasSuffix(name, "}") && !strings.ContainsAny(name[:len(name)-1], "${}.[") {
-			out[b.Arg] = name[:len(name)-1]
+		if name, ok := expr.SoleInput(b.Expr); ok {
+			out[b.Arg] = name
 		}
 		for k, v := range inputNames(b.Fields) {
 			out[k] = v

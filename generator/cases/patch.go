@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/oa2mcp/oa2mcp/runtime"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // fillPatch gives each PATCH the case would send with an empty body one
@@ -70,10 +71,8 @@ func boundInput(arg string, bindings []runtime.Binding) string {
 		return arg
 	}
 	for _, bd := range bindings {
-		if name, ok := strings.CutPrefix(bd.Expr, "${input."); ok && bd.Arg == arg && strings.HasSuffix(name, "}") {
-			if in := strings.TrimSuffix(name, "}"); !strings.ContainsAny(in, "${}.[") {
-				return in
-			}
+		if in, ok := oa2mcpimpl.SoleInput(bd.Expr); ok && bd.Arg == arg {
+			return in
 		}
 	}
 	return ""

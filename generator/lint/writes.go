@@ -2,9 +2,9 @@ package lint
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/oa2mcp/oa2mcp/generator/ir"
+	"github.com/oa2mcp/oa2mcp/runtime/oa2mcpimpl"
 )
 
 // writes reports calls that can write nothing: a POST, PUT, PATCH or
@@ -71,12 +71,14 @@ func emptyWrite(op *ir.Operation, args []ir.Binding, required map[string]bool, n
 	if args != nil {
 		inputOf = map[string]string{}
 		for _, a := range args {
-			name, ok := strings.CutPrefix(a.Expr, "${input.")
-			if _, isBody := bodyField(b, a.Arg); isBody && a.Const != "" {
+			if _, isBody := bodyField(b, a.Arg); !isBody {
+				continue
+			}
+			if a.Const != "" {
 				return false // the file fixed a value: something is written
 			}
-			if _, isBody := bodyField(b, a.Arg); isBody && ok {
-				inputOf[a.Arg] = strings.TrimSuffix(name, "}")
+			if name, ok := oa2mcpimpl.SoleInput(a.Expr); ok {
+				inputOf[a.Arg] = name
 			}
 		}
 	}

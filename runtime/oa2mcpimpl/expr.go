@@ -12,3 +12,8 @@ type Ref = expr.Ref
 // compiles bindings with, so an override file the generator accepts is
 // one the server can run.
 func ParseExpr(text string) (Expr, error) { return expr.Parse(text) }
+
+// SoleInput is the tool input a binding expression passes through
+// unchanged (exactly ${input.NAME}), the rule the runtime names an
+// argument's input by in its messages.
+func SoleInput(text string) (string, bool) { return expr.SoleInput(text) }

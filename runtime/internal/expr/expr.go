@@ -111,6 +111,18 @@ type Part struct {
 // segments each takes (0: any number, at least one).
 var exprRoots = map[string]int{"input": 0, "steps": 0, "handle": 0, "env": 1, "config": 1, "identity": 1, "result": 0}
 
+// SoleInput is the tool input a binding expression passes through
+// unchanged: NAME when text, as Parse reads it, is exactly one
+// ${input.NAME} reference to a plain name (no path or index); "" and
+// false otherwise.
+func SoleInput(text string) (string, bool) {
+	e, err := Parse(text)
+	if err != nil || !e.Whole || e.Refs[0].Root != "input" || len(e.Refs[0].Path) != 1 || strings.ContainsRune(e.Refs[0].Path[0], '[') {
+		return "", false
+	}
+	return e.Refs[0].Path[0], true
+}
+
 // Parse parses text that contains ${...} references. Grammar: ROOT is
 // one of input, steps, handle, env, config, identity, result; env, config
 // and identity take one name; steps takes ID.body[.FIELD...] or ID.status;

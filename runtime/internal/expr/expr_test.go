@@ -101,3 +101,26 @@ func TestLookupPath(t *testing.T) {
 		t.Error("items[9].id found")
 	}
 }
+
+// TestSoleInput: only an expression that is exactly one ${input.NAME}
+// reference to a plain name passes an input through unchanged.
+func TestSoleInput(t *testing.T) {
+	for text, want := range map[string]string{
+		"${input.pet_id}":      "pet_id",
+		"${ input.pet_id }":    "pet_id", // Parse trims the reference
+		"${input.user.name}":   "",
+		"${input.tags[0]}":     "",
+		"${input.tags[]}":      "",
+		"id-${input.pet_id}":   "",
+		"${input.a}${input.b}": "",
+		"${steps.s.body.id}":   "",
+		"${input.}":            "",
+		"${input.pet_id":       "",
+		"pet_id":               "",
+	} {
+		got, ok := SoleInput(text)
+		if got != want || ok != (want != "") {
+			t.Errorf("SoleInput(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+}
